@@ -1,0 +1,244 @@
+//! The `hookrt` command (SPEC §12): `listen`, `validate`, `run`, `dump`, `list`, `version`,
+//! `help`, with shared flags. Parsing is clap's; bad flags print a message and exit 1.
+
+use crate::config::{OnError, Severity};
+use crate::listen::{self, Ended};
+use crate::options::{LlmOptions, ProxyOptions, RuntimeOptions};
+use crate::runtime::{DispatchRequest, Runtime};
+use clap::{Args, Parser, Subcommand};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+#[derive(Parser, Debug)]
+#[command(name = "hookrt", version, about = "Runs the hooks your Claude Code, Codex, opencode and hookrt files declare", disable_help_subcommand = true)]
+struct Cli {
+    #[command(flatten)]
+    shared: Shared,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// Flags every command accepts (before or after the command name).
+#[derive(Args, Debug, Clone, Default)]
+struct Shared {
+    /// Read only this config file instead of discovering files.
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Home directory for global config files.
+    #[arg(long, global = true, value_name = "DIR")]
+    home: Option<PathBuf>,
+    /// Working directory (project files, hook cwd).
+    #[arg(long, global = true, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+    /// Timeout for every hook without its own, in seconds.
+    #[arg(long, global = true, value_name = "SECONDS")]
+    timeout: Option<f64>,
+    /// OpenAI-compatible base URL for prompt hooks (with --llm-model).
+    #[arg(long, global = true, value_name = "URL", requires = "llm_model")]
+    llm_base_url: Option<String>,
+    /// Model name for prompt hooks (with --llm-base-url).
+    #[arg(long, global = true, value_name = "NAME", requires = "llm_base_url")]
+    llm_model: Option<String>,
+    /// API key for prompt hooks (sent as a Bearer token).
+    #[arg(long, global = true, value_name = "KEY")]
+    llm_key: Option<String>,
+    /// Subagent runner for agent/subagent hooks without their own command.
+    #[arg(long, global = true, value_name = "CMD")]
+    proxy_command: Option<String>,
+    /// What an infrastructure error does: warn, block or ignore.
+    #[arg(long, global = true, value_name = "POLICY", value_parser = ["warn", "block", "ignore"])]
+    on_error: Option<String>,
+    /// Project directory (CLAUDE_PROJECT_DIR).
+    #[arg(long, global = true, value_name = "DIR")]
+    project_dir: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Serve the JSON-lines protocol on stdin/stdout.
+    Listen,
+    /// Check configuration; exit 1 on errors (or warnings with --strict).
+    Validate {
+        #[arg(long)]
+        strict: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Dispatch one event and print {outcome, runs, canonical}; exit 2 on deny.
+    Run {
+        #[arg(long, value_name = "EVENT")]
+        event: String,
+        /// Payload JSON file, or - for stdin.
+        #[arg(long, value_name = "FILE|-")]
+        payload: Option<String>,
+        #[arg(long, value_name = "SUBJECT")]
+        subject: Option<String>,
+    },
+    /// Print the merged effective configuration.
+    Dump,
+    /// Print the files read: scope, dialect, file.
+    List,
+    /// Print the version.
+    Version,
+    /// Print help.
+    Help,
+}
+
+impl Shared {
+    fn options(&self) -> RuntimeOptions {
+        RuntimeOptions {
+            config_path: self.config.clone(),
+            home_dir: self.home.clone(),
+            cwd: self.cwd.clone(),
+            timeout_sec: self.timeout,
+            llm: LlmOptions {
+                base_url: self.llm_base_url.clone(),
+                model: self.llm_model.clone(),
+                api_key: self.llm_key.clone().or_else(|| std::env::var("HOOKRT_LLM_KEY").ok()),
+            },
+            proxy: ProxyOptions { command: self.proxy_command.clone() },
+            on_error: self.on_error.as_deref().and_then(OnError::parse),
+            project_dir: self.project_dir.clone(),
+            reap_orphans: Some(true),
+            ..Default::default()
+        }
+    }
+}
+
+/// Where command output goes; stdout in production, a buffer in tests.
+pub struct Io<'a> {
+    pub out: &'a mut (dyn Write + Send),
+    pub err: &'a mut (dyn Write + Send),
+}
+
+/// Runs the command line (without the program name); returns the exit code.
+pub async fn main(argv: Vec<String>, shutdown: CancellationToken) -> i32 {
+    crate::logging::init();
+    let mut out = std::io::stdout();
+    let mut err = std::io::stderr();
+    run(argv, shutdown, Io { out: &mut out, err: &mut err }).await
+}
+
+/// [`main`] with explicit output streams (`listen` always uses the process stdio).
+pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> i32 {
+    let cli = match Cli::try_parse_from(std::iter::once("hookrt".to_owned()).chain(argv)) {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind::*;
+            return match e.kind() {
+                DisplayHelp | DisplayVersion => {
+                    let _ = write!(io.out, "{}", e.render());
+                    0
+                }
+                _ => {
+                    let _ = write!(io.err, "{}", e.render());
+                    1
+                }
+            };
+        }
+    };
+    let command = match cli.command {
+        None | Some(Command::Help) => {
+            use clap::CommandFactory;
+            let _ = writeln!(io.out, "{}", Cli::command().render_help());
+            return 0;
+        }
+        Some(Command::Version) => {
+            let _ = writeln!(io.out, "hookrt {}", env!("CARGO_PKG_VERSION"));
+            return 0;
+        }
+        Some(c) => c,
+    };
+    let rt = match Runtime::new(&cli.shared.options()) {
+        Ok(rt) => Arc::new(rt),
+        Err(e) => {
+            let _ = writeln!(io.err, "hookrt: {e}");
+            return 1;
+        }
+    };
+    match command {
+        Command::Listen => {
+            let stdin = tokio::io::BufReader::with_capacity(256 * 1024, tokio::io::stdin());
+            match listen::serve(rt, stdin, tokio::io::stdout(), shutdown).await {
+                Ended::Finished => 0,
+                Ended::Interrupted => 130,
+            }
+        }
+        Command::Validate { strict, json } => {
+            let l = rt.loaded();
+            if json {
+                let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&l.diagnostics).unwrap_or_default());
+            } else {
+                for d in &l.diagnostics {
+                    let sev = if d.severity == Severity::Error { "error" } else { "warning" };
+                    let file = d.file.as_deref().unwrap_or("-");
+                    let _ = writeln!(io.out, "{sev}: {file}: {}", d.message);
+                }
+                let hooks = l.table.hooks().len();
+                let _ = writeln!(io.out, "{} file(s), {hooks} hook(s), {} problem(s)", l.sources.len(), l.diagnostics.len());
+            }
+            let errors = l.diagnostics.iter().any(|d| d.severity == Severity::Error);
+            let warnings = l.diagnostics.iter().any(|d| d.severity == Severity::Warning);
+            if errors || (strict && warnings) {
+                1
+            } else {
+                0
+            }
+        }
+        Command::Run { event, payload, subject } => {
+            let payload = match read_payload(payload.as_deref()) {
+                Ok(p) => p,
+                Err(e) => {
+                    let _ = writeln!(io.err, "hookrt: {e}");
+                    return 1;
+                }
+            };
+            let req = DispatchRequest { event, payload, subject, cwd: None };
+            match rt.dispatch(req, &shutdown).await {
+                Ok(r) => {
+                    let v = serde_json::json!({"outcome": r.outcome, "runs": r.runs, "canonical": r.canonical});
+                    let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+                    if r.outcome.decision == crate::decode::Decision::Deny {
+                        2
+                    } else {
+                        0
+                    }
+                }
+                Err(e) => {
+                    let _ = writeln!(io.err, "hookrt: {e}");
+                    1
+                }
+            }
+        }
+        Command::Dump => {
+            let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&rt.dump()).unwrap_or_default());
+            0
+        }
+        Command::List => {
+            for s in &rt.loaded().sources {
+                let _ = writeln!(io.out, "{}\t{}\t{}", s.scope.as_str(), s.dialect.as_str(), s.file);
+            }
+            0
+        }
+        Command::Version | Command::Help => 0,
+    }
+}
+
+fn read_payload(arg: Option<&str>) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+    let text = match arg {
+        None => return Ok(Default::default()),
+        Some("-") => {
+            let mut s = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| format!("cannot read the payload from stdin: {e}"))?;
+            s
+        }
+        Some(f) => std::fs::read_to_string(f).map_err(|e| format!("cannot read the payload file {f}: {e}"))?,
+    };
+    match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(serde_json::Value::Object(o)) => Ok(o),
+        Ok(_) => Err("the payload must be a JSON object".into()),
+        Err(e) => Err(format!("the payload is not valid JSON: {e}")),
+    }
+}

@@ -1,0 +1,112 @@
+//! Which files are read, in which order (SPEC §3), and how an explicitly named file's dialect
+//! is recognised.
+
+use super::Scope;
+use crate::dialect::Dialect;
+use std::path::{Path, PathBuf};
+
+/// A file that may hold hooks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub path: PathBuf,
+    /// `None`: recognise from location and content once read.
+    pub dialect: Option<Dialect>,
+    pub scope: Scope,
+}
+
+fn c(path: PathBuf, dialect: Dialect, scope: Scope) -> Candidate {
+    Candidate { path, dialect: Some(dialect), scope }
+}
+
+/// The discovery list for a home and a working directory, in reading order. When home and cwd
+/// are the same directory, the global entries win and the project duplicates are skipped
+/// by the loader (same canonical path).
+pub fn candidates(home: &Path, cwd: &Path) -> Vec<Candidate> {
+    use Dialect::*;
+    use Scope::*;
+    vec![
+        c(home.join(".claude/settings.json"), Claude, Global),
+        c(home.join(".codex/hooks.json"), Codex, Global),
+        c(home.join(".codex/config.toml"), Codex, Global),
+        c(home.join(".config/opencode/opencode.json"), Opencode, Global),
+        c(home.join(".hermes/config.yaml"), Hermes, Global),
+        c(home.join(".config/hooks-adapter/hooks.json"), Native, Global),
+        c(home.join(".config/hookrt/hooks.json"), Native, Global),
+        c(cwd.join(".claude/settings.json"), Claude, Project),
+        c(cwd.join(".codex/hooks.json"), Codex, Project),
+        c(cwd.join(".codex/config.toml"), Codex, Project),
+        c(cwd.join("opencode.json"), Opencode, Project),
+        c(cwd.join("opencode.jsonc"), Opencode, Project),
+        c(cwd.join(".agents/hooks.json"), Agents, Project),
+        c(cwd.join(".dsh-hooks.json"), Native, Project),
+        c(cwd.join(".claude/settings.local.json"), Claude, Local),
+    ]
+}
+
+/// Recognises the dialect of an explicitly named file from where it lives and what it holds
+/// (not from the base name alone: any `hooks.json` may be native, codex or claude).
+pub fn recognise(path: &Path, root: Option<&serde_json::Value>) -> Dialect {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let parent = path.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str()).unwrap_or("");
+    let obj = root.and_then(|r| r.as_object());
+    if let Some(o) = obj {
+        if o.get("events").is_some_and(|e| e.is_object()) {
+            return Dialect::Native;
+        }
+    }
+    if name == ".dsh-hooks.json" {
+        return Dialect::Native;
+    }
+    if name.starts_with("opencode.json") {
+        return Dialect::Opencode;
+    }
+    if parent == ".codex" || name == "config.toml" {
+        return Dialect::Codex;
+    }
+    if parent == ".claude" || (name.starts_with("settings") && name.ends_with(".json")) {
+        return Dialect::Claude;
+    }
+    if parent == ".hermes" || name.ends_with(".yaml") || name.ends_with(".yml") {
+        return Dialect::Hermes;
+    }
+    if parent == ".agents" {
+        return Dialect::Agents;
+    }
+    // Content: opencode spells events with dots, native with colons.
+    if let Some(hooks) = obj.and_then(|o| o.get("hooks")).and_then(|h| h.as_object()) {
+        if hooks.keys().any(|k| k.contains(':')) {
+            return Dialect::Native;
+        }
+        if hooks.keys().any(|k| k.contains('.')) {
+            return Dialect::Opencode;
+        }
+    }
+    Dialect::Claude
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn order_is_global_then_project_then_local() {
+        let l = candidates(Path::new("/h"), Path::new("/p"));
+        assert_eq!(l.first().unwrap().path, Path::new("/h/.claude/settings.json"));
+        assert_eq!(l.last().unwrap().path, Path::new("/p/.claude/settings.local.json"));
+        assert_eq!(l.last().unwrap().scope, Scope::Local);
+    }
+
+    #[test]
+    fn recognition_looks_at_content_and_location() {
+        let native = json!({"version":1,"events":{}});
+        assert_eq!(recognise(Path::new("/x/hooks.json"), Some(&native)), Dialect::Native);
+        assert_eq!(recognise(Path::new("/x/.codex/hooks.json"), Some(&json!({"hooks":{}}))), Dialect::Codex);
+        assert_eq!(
+            recognise(Path::new("/x/hooks.json"), Some(&json!({"hooks":{"tool.execute.before":[]}}))),
+            Dialect::Opencode
+        );
+        assert_eq!(recognise(Path::new("/x/hooks.json"), Some(&json!({"hooks":{"PreToolUse":[]}}))), Dialect::Claude);
+        assert_eq!(recognise(Path::new("/x/.claude/settings.local.json"), None), Dialect::Claude);
+    }
+}

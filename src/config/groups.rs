@@ -1,0 +1,314 @@
+//! Matcher groups and hook entries: the part every JSON-shaped dialect shares
+//! (`{Event: [{matcher, hooks: [{type, command, timeout, ...}]}]}`), with the JavaScript
+//! implementation's diagnostic wording (`hooks[PreToolUse][0].hooks[2]: missing command`).
+
+use super::{Diagnostic, HandlerSpec, Hook, OnError, Severity};
+use crate::dialect::{Dialect, HandlerKind};
+use crate::matcher::Matcher;
+use serde_json::{Map, Value};
+use std::path::Path;
+
+/// Runtime values substituted into commands at load (`${CLAUDE_PROJECT_DIR}` and friends).
+#[derive(Debug, Clone, Default)]
+pub struct Substitutions {
+    pub vars: Vec<(String, String)>,
+}
+
+impl Substitutions {
+    /// Replaces every `${UPPER_CASE}` token that has a value; unknown tokens stay.
+    pub fn apply(&self, s: &str) -> String {
+        if self.vars.is_empty() || !s.contains("${") {
+            return s.to_owned();
+        }
+        let mut out = String::with_capacity(s.len());
+        let mut rest = s;
+        while let Some(i) = rest.find("${") {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 2..];
+            let end = after.find('}');
+            let name = end.map(|e| &after[..e]);
+            match name.and_then(|n| self.vars.iter().find(|(k, _)| k == n)) {
+                Some((k, v)) => {
+                    out.push_str(v);
+                    rest = &after[k.len() + 1..];
+                }
+                None => {
+                    out.push_str("${");
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+/// Everything about the file being parsed that hooks and diagnostics need.
+pub struct FileCtx<'a> {
+    pub path: &'a Path,
+    pub dialect: Dialect,
+    /// Root member the event map came from (`hooks` or `events`), used in diagnostic paths.
+    pub member: &'a str,
+    pub subst: &'a Substitutions,
+}
+
+impl FileCtx<'_> {
+    fn file(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    fn base(&self) -> String {
+        self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    }
+
+    pub fn diag(&self, severity: Severity, event: Option<&str>, message: String) -> Diagnostic {
+        Diagnostic { severity, file: Some(self.file()), event: event.map(str::to_owned), message }
+    }
+}
+
+/// Parses an event map; returns the number of matcher groups accepted.
+pub fn parse_event_map(ctx: &FileCtx, map: &Map<String, Value>, hooks: &mut Vec<Hook>, diags: &mut Vec<Diagnostic>) -> usize {
+    let mut groups = 0;
+    for (event, value) in map {
+        let Some((canonical, tool_result)) = ctx.dialect.config_event(event) else {
+            diags.push(ctx.diag(Severity::Warning, None, format!("unknown event {} (ignored)", quote(event))));
+            continue;
+        };
+        let at = format!("{}[{}]", ctx.member, event);
+        let Some(list) = value.as_array() else {
+            diags.push(ctx.diag(Severity::Error, Some(event), format!("{at}: must be an array of matcher groups")));
+            continue;
+        };
+        for (gi, group) in list.iter().enumerate() {
+            let gat = format!("{at}[{gi}]");
+            let err = |m: &str| ctx.diag(Severity::Error, Some(event), format!("{gat}: {m}"));
+            let Some(group) = group.as_object() else {
+                diags.push(err("group is not an object"));
+                continue;
+            };
+            let mut matcher_text = match group.get("matcher") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(s)) => Some(s.clone()),
+                Some(_) => {
+                    diags.push(err("matcher must be a string"));
+                    continue;
+                }
+            };
+            let entries = match group.get("hooks") {
+                Some(Value::Array(a)) if a.is_empty() => {
+                    diags.push(err("hooks must not be empty"));
+                    continue;
+                }
+                Some(Value::Array(a)) => a,
+                _ => {
+                    diags.push(err("hooks must be an array"));
+                    continue;
+                }
+            };
+            if let Some(m) = matcher_text.as_deref() {
+                if !canonical.has_subject() && !Matcher::is_match_all(m) {
+                    diags.push(ctx.diag(
+                        Severity::Warning,
+                        Some(event),
+                        format!("{gat}: matcher has no effect on {event} (no matcher subject)"),
+                    ));
+                    matcher_text = None;
+                }
+            }
+            let matcher = match matcher_text.as_deref() {
+                None => Matcher::All,
+                Some(m) => match Matcher::compile(m, ctx.dialect.matcher_style()) {
+                    Ok(mm) => mm,
+                    Err(_) => {
+                        diags.push(err(&format!("invalid regex matcher {}", quote(m))));
+                        continue;
+                    }
+                },
+            };
+            groups += 1;
+            for (hi, entry) in entries.iter().enumerate() {
+                let hat = format!("{gat}.hooks[{hi}]");
+                let mut entry_diag = |sev: Severity, m: &str| diags.push(ctx.diag(sev, Some(event), format!("{hat}: {m}")));
+                let Some(handler) = parse_entry(ctx.dialect, ctx.subst, entry, &mut entry_diag) else {
+                    continue;
+                };
+                let obj = entry.as_object();
+                let timeout = parse_timeout(obj, &mut entry_diag);
+                let on_error = parse_on_error(obj, &mut entry_diag);
+                if obj.is_some_and(|o| o.contains_key("if")) {
+                    entry_diag(
+                        Severity::Warning,
+                        "\"if\" filters are not evaluated; this hook runs whenever the matcher matches",
+                    );
+                }
+                hooks.push(Hook {
+                    id: format!("{}:{}:{}:{}:{}", ctx.dialect.as_str(), ctx.base(), event, gi, hi),
+                    dialect: ctx.dialect,
+                    event: event.clone(),
+                    canonical,
+                    tool_result,
+                    matcher_text: matcher_text.clone(),
+                    matcher: matcher.clone(),
+                    handler,
+                    timeout,
+                    on_error,
+                    file: ctx.path.to_path_buf(),
+                });
+            }
+        }
+    }
+    groups
+}
+
+/// JSON-style quoting for names in messages (`"Foo"`).
+pub fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| format!("\"{s}\""))
+}
+
+fn non_blank(v: Option<&Value>) -> Option<&str> {
+    v.and_then(Value::as_str).filter(|s| !s.trim().is_empty())
+}
+
+fn string_map(v: &Value) -> Option<Vec<(String, String)>> {
+    v.as_object()?
+        .iter()
+        .map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_owned())))
+        .collect()
+}
+
+/// Parses the handler part of an entry; `None` (with a diagnostic) drops the hook.
+pub fn parse_entry(
+    dialect: Dialect,
+    subst: &Substitutions,
+    entry: &Value,
+    diag: &mut dyn FnMut(Severity, &str),
+) -> Option<HandlerSpec> {
+    let Some(o) = entry.as_object() else {
+        diag(Severity::Error, "entry is not an object");
+        return None;
+    };
+    let ty = match o.get("type") {
+        None | Some(Value::Null) => "command".to_owned(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    };
+    let Some(kind) = dialect.handler_kind(&ty) else {
+        diag(Severity::Error, &format!("unknown hook type {}", quote(&ty)));
+        return None;
+    };
+    let env = |diag: &mut dyn FnMut(Severity, &str)| match o.get("env") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(v) => string_map(v).unwrap_or_else(|| {
+            diag(Severity::Error, "env must be a string map");
+            Vec::new()
+        }),
+    };
+    match kind {
+        HandlerKind::Shell => {
+            let Some(command) = non_blank(o.get("command")) else {
+                diag(Severity::Error, "missing command");
+                return None;
+            };
+            let args = match o.get("args") {
+                None | Some(Value::Null) => None,
+                Some(Value::Array(a)) => match a.iter().map(|x| x.as_str().map(|s| subst.apply(s))).collect() {
+                    Some(v) => Some(v),
+                    None => {
+                        diag(Severity::Error, "args must be an array of strings");
+                        return None;
+                    }
+                },
+                Some(_) => {
+                    diag(Severity::Error, "args must be an array of strings");
+                    return None;
+                }
+            };
+            Some(HandlerSpec::Shell { command: subst.apply(command), args, env: env(diag) })
+        }
+        HandlerKind::Webhook => {
+            let Some(url) = non_blank(o.get("url")) else {
+                diag(Severity::Error, "missing url");
+                return None;
+            };
+            let headers = match o.get("headers") {
+                None | Some(Value::Null) => Vec::new(),
+                Some(v) => string_map(v).unwrap_or_else(|| {
+                    diag(Severity::Error, "headers must be a string map");
+                    Vec::new()
+                }),
+            };
+            Some(HandlerSpec::Webhook { url: url.trim().to_owned(), headers })
+        }
+        HandlerKind::Oracle => {
+            let Some(prompt) = non_blank(o.get("prompt")) else {
+                diag(Severity::Error, "missing prompt");
+                return None;
+            };
+            let model = o.get("model").and_then(Value::as_str).map(str::to_owned);
+            Some(HandlerSpec::Oracle { prompt: prompt.to_owned(), model })
+        }
+        HandlerKind::Proxy => {
+            let Some(prompt) = non_blank(o.get("prompt")) else {
+                diag(Severity::Error, "missing prompt");
+                return None;
+            };
+            let command = match o.get("command") {
+                None | Some(Value::Null) => None,
+                Some(v) => match non_blank(Some(v)) {
+                    Some(c) => Some(subst.apply(c)),
+                    None => {
+                        diag(Severity::Error, "command must not be empty");
+                        return None;
+                    }
+                },
+            };
+            Some(HandlerSpec::Proxy { prompt: prompt.to_owned(), command, env: env(diag) })
+        }
+    }
+}
+
+/// Per-hook `timeout` in seconds; invalid values are reported and ignored.
+pub fn parse_timeout(o: Option<&Map<String, Value>>, diag: &mut dyn FnMut(Severity, &str)) -> Option<f64> {
+    let v = o?.get("timeout")?;
+    match v.as_f64() {
+        Some(t) if t > 0.0 && t.is_finite() => Some(t),
+        _ if v.is_null() => None,
+        _ => {
+            diag(Severity::Error, "timeout must be a positive number of seconds");
+            None
+        }
+    }
+}
+
+/// Per-hook `onError`, with `failClosed` / `fail_closed` meaning `block`.
+pub fn parse_on_error(o: Option<&Map<String, Value>>, diag: &mut dyn FnMut(Severity, &str)) -> Option<OnError> {
+    let o = o?;
+    let fail_closed = ["failClosed", "fail_closed"].iter().any(|k| o.get(*k) == Some(&Value::Bool(true)));
+    let declared = match o.get("onError") {
+        None | Some(Value::Null) => None,
+        Some(v) => match v.as_str().and_then(OnError::parse) {
+            Some(e) => Some(e),
+            None => {
+                diag(Severity::Error, "onError must be one of ignore/warn/block");
+                None
+            }
+        },
+    };
+    if fail_closed {
+        Some(OnError::Block)
+    } else {
+        declared
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn substitution_keeps_unknown_tokens() {
+        let s = Substitutions { vars: vec![("CLAUDE_PROJECT_DIR".into(), "/p".into())] };
+        assert_eq!(s.apply("${CLAUDE_PROJECT_DIR}/x ${OTHER} $HOME ${"), "/p/x ${OTHER} $HOME ${");
+        assert_eq!(Substitutions::default().apply("${CLAUDE_PROJECT_DIR}"), "${CLAUDE_PROJECT_DIR}");
+    }
+}

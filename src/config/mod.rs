@@ -1,0 +1,201 @@
+//! Configuration: which files are read, what hooks they declare, and every problem found.
+//!
+//! Data flows one way: files ([`discovery`]) → parsed roots ([`file`]) → hooks with
+//! diagnostics ([`groups`]) → one [`HookTable`] the dispatcher plans from. Loading never
+//! fails: a broken file only adds [`Diagnostic`]s.
+
+pub mod discovery;
+pub mod file;
+pub mod groups;
+pub mod load;
+pub mod table;
+
+use crate::dialect::{Dialect, HandlerKind};
+use crate::event::{CanonicalEvent, ToolResult};
+use crate::matcher::Matcher;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+pub use table::HookTable;
+
+/// How bad a configuration problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One configuration problem: where (file, event), then what.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    pub message: String,
+}
+
+/// Where a file sits in discovery, for `sources` and `list`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    Global,
+    Project,
+    Local,
+    /// Named explicitly with `configPath` / `--config`.
+    Explicit,
+}
+
+impl Scope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Global => "global",
+            Scope::Project => "project",
+            Scope::Local => "local",
+            Scope::Explicit => "explicit",
+        }
+    }
+}
+
+/// A file that was read (it existed), with how many matcher groups it contributed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Source {
+    pub file: String,
+    pub dialect: Dialect,
+    pub scope: Scope,
+    pub groups: usize,
+}
+
+/// What an infrastructure error does to the run (SPEC §10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum OnError {
+    /// Log and continue.
+    #[default]
+    Warn,
+    /// Turn the run into a deny with reason `hook failed: <error>`.
+    Block,
+    /// Continue quietly.
+    Ignore,
+}
+
+impl OnError {
+    pub fn parse(s: &str) -> Option<OnError> {
+        match s {
+            "warn" => Some(OnError::Warn),
+            "block" => Some(OnError::Block),
+            "ignore" => Some(OnError::Ignore),
+            _ => None,
+        }
+    }
+}
+
+/// What a hook does when it runs; one variant per [`HandlerKind`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum HandlerSpec {
+    Shell {
+        command: String,
+        /// Exec form: run `command` with these arguments, without a shell.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        args: Option<Vec<String>>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        env: Vec<(String, String)>,
+    },
+    Webhook {
+        url: String,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        headers: Vec<(String, String)>,
+    },
+    Oracle {
+        prompt: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+    },
+    Proxy {
+        prompt: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        command: Option<String>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        env: Vec<(String, String)>,
+    },
+}
+
+impl HandlerSpec {
+    pub fn kind(&self) -> HandlerKind {
+        match self {
+            HandlerSpec::Shell { .. } => HandlerKind::Shell,
+            HandlerSpec::Webhook { .. } => HandlerKind::Webhook,
+            HandlerSpec::Oracle { .. } => HandlerKind::Oracle,
+            HandlerSpec::Proxy { .. } => HandlerKind::Proxy,
+        }
+    }
+}
+
+/// One runnable hook, resolved from a config entry.
+#[derive(Debug, Clone)]
+pub struct Hook {
+    /// `<dialect>:<file base name>:<event>:<group index>:<hook index>`.
+    pub id: String,
+    pub dialect: Dialect,
+    /// The event as spelled in the file (the hook's own `hook_event_name`).
+    pub event: String,
+    pub canonical: CanonicalEvent,
+    /// For after-tool groups: which tool outcomes they are for.
+    pub tool_result: ToolResult,
+    /// The matcher text as written, reported on the wire (absent when dropped or missing).
+    pub matcher_text: Option<String>,
+    pub matcher: Matcher,
+    pub handler: HandlerSpec,
+    /// Per-hook timeout in seconds.
+    pub timeout: Option<f64>,
+    pub on_error: Option<OnError>,
+    pub file: PathBuf,
+}
+
+/// The part of a hook reported in `runs[i].hook`.
+#[derive(Debug, Clone, Serialize)]
+pub struct HookRef<'a> {
+    pub id: &'a str,
+    pub dialect: Dialect,
+    pub event: &'a str,
+    pub kind: HandlerKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matcher: Option<&'a str>,
+}
+
+impl Hook {
+    pub fn wire(&self) -> HookRef<'_> {
+        HookRef {
+            id: &self.id,
+            dialect: self.dialect,
+            event: &self.event,
+            kind: self.handler.kind(),
+            matcher: self.matcher_text.as_deref(),
+        }
+    }
+
+    /// Identity for de-duplication across files (SPEC §9, §16).
+    pub fn identity(&self) -> String {
+        let t = self.timeout.map(|t| t.to_string()).unwrap_or_default();
+        let h = serde_json::to_string(&self.handler).unwrap_or_default();
+        format!(
+            "{}\u{0}{:?}\u{0}{}\u{0}{}\u{0}{}",
+            self.canonical.as_str(),
+            self.tool_result,
+            self.matcher_text.as_deref().unwrap_or("*"),
+            h,
+            t
+        )
+    }
+}
+
+/// The result of loading configuration: never an error, only diagnostics.
+#[derive(Debug, Clone, Default)]
+pub struct Loaded {
+    pub table: HookTable,
+    pub diagnostics: Vec<Diagnostic>,
+    pub sources: Vec<Source>,
+}

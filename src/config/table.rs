@@ -1,0 +1,58 @@
+//! The merged hook table and planning: which hooks run for one dispatch.
+
+use super::Hook;
+use crate::event::{CanonicalEvent, DispatchEvent};
+use std::sync::Arc;
+
+/// All hooks in configuration order, indexed by canonical event.
+#[derive(Debug, Clone, Default)]
+pub struct HookTable {
+    hooks: Vec<Arc<Hook>>,
+    by_event: [Vec<usize>; 10],
+    /// `disableAllHooks` or `HOOKS=0`: nothing runs.
+    pub disabled: bool,
+    /// Compare claude-style literal matchers without regard to case (dsh's lower-case tools).
+    pub case_insensitive_literals: bool,
+}
+
+impl HookTable {
+    pub fn new(hooks: Vec<Hook>, disabled: bool) -> Self {
+        let mut by_event: [Vec<usize>; 10] = Default::default();
+        for (i, h) in hooks.iter().enumerate() {
+            by_event[h.canonical as usize].push(i);
+        }
+        HookTable { hooks: hooks.into_iter().map(Arc::new).collect(), by_event, disabled, case_insensitive_literals: false }
+    }
+
+    /// Every hook, in configuration order (also when disabled).
+    pub fn hooks(&self) -> &[Arc<Hook>] {
+        &self.hooks
+    }
+
+    fn selected<'a>(&'a self, ev: DispatchEvent, subject: Option<&'a str>) -> impl Iterator<Item = &'a Arc<Hook>> + 'a {
+        let idx: &[usize] = if self.disabled { &[] } else { &self.by_event[ev.canonical as usize] };
+        idx.iter().map(|&i| &self.hooks[i]).filter(move |h| {
+            h.tool_result.admits(ev.result)
+                && if self.case_insensitive_literals && h.dialect == crate::dialect::Dialect::Claude {
+                    h.matcher.matches_ignoring_case(subject)
+                } else {
+                    h.matcher.matches(subject)
+                }
+        })
+    }
+
+    /// The hooks that run for a dispatch, in configuration order.
+    pub fn plan(&self, ev: DispatchEvent, subject: Option<&str>) -> Vec<Arc<Hook>> {
+        self.selected(ev, subject).cloned().collect()
+    }
+
+    /// Whether any hook runs, without allocating (the no-match fast path).
+    pub fn any_match(&self, ev: DispatchEvent, subject: Option<&str>) -> bool {
+        self.selected(ev, subject).next().is_some()
+    }
+
+    /// Whether any hook at all is declared for the canonical event.
+    pub fn has_event(&self, e: CanonicalEvent) -> bool {
+        !self.disabled && !self.by_event[e as usize].is_empty()
+    }
+}

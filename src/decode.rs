@@ -1,0 +1,262 @@
+//! Decoding one run into a [`RunOutcome`]: exit codes, JSON answer fields, and the answer
+//! shapes of the other ecosystems (SPEC §8).
+
+use crate::config::OnError;
+use crate::event::{resolve_any_name, CanonicalEvent};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// A decision, ordered by precedence (deny > ask > allow > none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    None,
+    Allow,
+    Ask,
+    Deny,
+}
+
+/// What one process-like run produced, before decoding.
+#[derive(Debug, Clone, Default)]
+pub struct Raw {
+    /// `Some(code)` on exit, `None` when ended by a signal.
+    pub exit_code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    /// Output beyond the capture cap was discarded.
+    pub truncated: bool,
+}
+
+/// The decoded result of one run (`runs[i].outcome` on the wire).
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunOutcome {
+    /// Absent after an infrastructure error; `null` after death by signal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<Option<i32>>,
+    pub stderr: String,
+    pub stdout: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<Decision>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub stop: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    /// Structured contexts only; plain-stdout context is kept apart for the fold.
+    pub contexts: Vec<String>,
+    pub messages: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub update_input: Option<Value>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// Plain stdout of a clean exit 0 (candidate context on events that take it).
+    #[serde(skip)]
+    pub plain_stdout: Option<String>,
+}
+
+/// Default reason of an exit-2 run with empty stderr.
+pub const BLOCKED_BY_HOOK: &str = "blocked by hook";
+/// Default reason of `ok:false` without a reason.
+pub const DENIED_BY_EVALUATION: &str = "denied by evaluation";
+
+/// Decodes a process (or webhook body) result for a dispatch of `event`.
+pub fn decode(raw: Raw, event: CanonicalEvent) -> RunOutcome {
+    let stdout = raw.stdout.trim().to_owned();
+    let stderr = raw.stderr.trim().to_owned();
+    let mut out = RunOutcome { exit_code: Some(raw.exit_code), truncated: raw.truncated, ..Default::default() };
+    match raw.exit_code {
+        Some(0) => {
+            if stdout.starts_with('{') {
+                match serde_json::from_str::<Value>(&stdout) {
+                    Ok(Value::Object(obj)) => apply_answer(&obj, event, &mut out),
+                    _ => tracing::warn!("hook stdout starts with '{{' but is not a JSON object; ignored"),
+                }
+            } else if !stdout.is_empty() {
+                out.plain_stdout = Some(stdout.clone());
+            }
+        }
+        Some(2) => {
+            out.decision = Some(Decision::Deny);
+            out.reason = Some(if stderr.is_empty() { BLOCKED_BY_HOOK.to_owned() } else { stderr.clone() });
+        }
+        _ => {}
+    }
+    out.stdout = stdout;
+    out.stderr = stderr;
+    out
+}
+
+fn str_field<'a>(o: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
+    o.get(k).and_then(Value::as_str)
+}
+
+/// Reads the fields of a JSON answer object into `out`.
+pub fn apply_answer(obj: &Map<String, Value>, event: CanonicalEvent, out: &mut RunOutcome) {
+    let mut decision = match str_field(obj, "decision") {
+        Some("approve") => Some(Decision::Allow),
+        Some("block") => Some(Decision::Deny),
+        _ => None,
+    };
+    let mut reason = str_field(obj, "reason").map(str::to_owned);
+    // Hermes: {"action":"block","message":...}; .agents: {"behavior":"deny"}.
+    if str_field(obj, "action") == Some("block") {
+        decision = Some(Decision::Deny);
+        if reason.is_none() {
+            reason = str_field(obj, "message").map(str::to_owned);
+        }
+    }
+    if str_field(obj, "behavior") == Some("deny") {
+        decision = Some(Decision::Deny);
+        if reason.is_none() {
+            reason = str_field(obj, "message").map(str::to_owned);
+        }
+    }
+    if obj.get("continue") == Some(&Value::Bool(false)) {
+        out.stop = true;
+        out.stop_reason = str_field(obj, "stopReason").map(str::to_owned);
+    }
+    if let Some(m) = str_field(obj, "systemMessage") {
+        out.messages.push(m.to_owned());
+    }
+    if let Some(c) = str_field(obj, "additionalContext").filter(|c| !c.is_empty()) {
+        out.contexts.push(c.to_owned());
+    }
+    if let Some(hso) = obj.get("hookSpecificOutput").and_then(Value::as_object) {
+        let same_event = match str_field(hso, "hookEventName") {
+            None => true,
+            Some(name) => resolve_any_name(name) == Some(event),
+        };
+        if same_event {
+            match str_field(hso, "permissionDecision") {
+                Some("allow") => decision = Some(Decision::Allow),
+                Some("deny") => decision = Some(Decision::Deny),
+                Some("ask") => decision = Some(Decision::Ask),
+                _ => {}
+            }
+            if let Some(r) = str_field(hso, "permissionDecisionReason") {
+                reason = Some(r.to_owned());
+            }
+            if let Some(c) = str_field(hso, "additionalContext").filter(|c| !c.is_empty()) {
+                out.contexts.push(c.to_owned());
+            }
+            if let Some(u) = hso.get("updatedInput").filter(|u| u.is_object()) {
+                out.update_input = Some(u.clone());
+            }
+        }
+    }
+    if let Some(c) = str_field(obj, "context").filter(|c| !c.is_empty()) {
+        out.contexts.push(c.to_owned());
+    }
+    if obj.get("ok") == Some(&Value::Bool(false)) {
+        decision = Some(Decision::Deny);
+        reason = Some(reason.unwrap_or_else(|| DENIED_BY_EVALUATION.to_owned()));
+    }
+    out.decision = decision;
+    out.reason = reason;
+}
+
+/// The outcome of a run that could not run (spawn failure, timeout, HTTP error, ...).
+pub fn infra_failure(error: &str, on_error: OnError) -> RunOutcome {
+    let mut out = RunOutcome { stderr: error.to_owned(), ..Default::default() };
+    if on_error == OnError::Block {
+        out.decision = Some(Decision::Deny);
+        out.reason = Some(format!("hook failed: {error}"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use CanonicalEvent::*;
+
+    fn run(code: Option<i32>, stdout: &str, stderr: &str, ev: CanonicalEvent) -> RunOutcome {
+        decode(Raw { exit_code: code, stdout: stdout.into(), stderr: stderr.into(), truncated: false }, ev)
+    }
+
+    #[test]
+    fn exit_two_denies_with_stderr_or_default() {
+        let o = run(Some(2), "{\"decision\":\"approve\"}", " no \n", ToolBefore);
+        assert_eq!((o.decision, o.reason.as_deref()), (Some(Decision::Deny), Some("no")));
+        let o = run(Some(2), "", "", ToolBefore);
+        assert_eq!(o.reason.as_deref(), Some(BLOCKED_BY_HOOK));
+        assert!(o.plain_stdout.is_none());
+    }
+
+    #[test]
+    fn other_exits_decide_nothing() {
+        let o = run(Some(3), "{\"decision\":\"block\"}", "e", ToolBefore);
+        assert_eq!(o.decision, None);
+        assert_eq!(o.exit_code, Some(Some(3)));
+        let o = run(None, "x", "", ToolBefore);
+        assert_eq!(o.exit_code, Some(None));
+        assert!(o.plain_stdout.is_none());
+    }
+
+    #[test]
+    fn json_fields() {
+        let o = run(
+            Some(0),
+            r#"{"decision":"block","reason":"legacy","continue":false,"stopReason":"s","systemMessage":"","additionalContext":"",
+               "hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","additionalContext":"c","updatedInput":{"a":1}}}"#,
+            "",
+            ToolBefore,
+        );
+        assert_eq!(o.decision, Some(Decision::Allow));
+        assert_eq!(o.reason.as_deref(), Some("legacy"));
+        assert!(o.stop);
+        assert_eq!(o.stop_reason.as_deref(), Some("s"));
+        assert_eq!(o.messages, vec![String::new()]);
+        assert_eq!(o.contexts, vec!["c".to_string()]);
+        assert_eq!(o.update_input, Some(serde_json::json!({"a":1})));
+    }
+
+    #[test]
+    fn other_event_hso_is_discarded_but_top_level_kept() {
+        let o = run(
+            Some(0),
+            r#"{"ok":false,"reason":"no","hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":"allow","additionalContext":"x"}}"#,
+            "",
+            ToolBefore,
+        );
+        assert_eq!((o.decision, o.reason.as_deref()), (Some(Decision::Deny), Some("no")));
+        assert!(o.contexts.is_empty());
+        let o = run(Some(0), r#"{"hookSpecificOutput":{"hookEventName":"tool.execute.before","permissionDecision":"ask"}}"#, "", ToolBefore);
+        assert_eq!(o.decision, Some(Decision::Ask));
+    }
+
+    #[test]
+    fn ok_false_beats_approve_and_defaults_reason() {
+        let o = run(Some(0), r#"{"ok":false,"decision":"approve"}"#, "", PromptSubmit);
+        assert_eq!((o.decision, o.reason.as_deref()), (Some(Decision::Deny), Some(DENIED_BY_EVALUATION)));
+    }
+
+    #[test]
+    fn foreign_answer_shapes() {
+        let o = run(Some(0), r#"{"action":"block","message":"hermes says no"}"#, "", ToolBefore);
+        assert_eq!((o.decision, o.reason.as_deref()), (Some(Decision::Deny), Some("hermes says no")));
+        let o = run(Some(0), r#"{"context":"from hermes"}"#, "", SessionStart);
+        assert_eq!(o.contexts, vec!["from hermes".to_string()]);
+        let o = run(Some(0), r#"{"behavior":"deny"}"#, "", ToolBefore);
+        assert_eq!(o.decision, Some(Decision::Deny));
+    }
+
+    #[test]
+    fn plain_and_broken_json_stdout() {
+        let o = run(Some(0), " hello \n", "", SessionStart);
+        assert_eq!(o.plain_stdout.as_deref(), Some("hello"));
+        assert_eq!(o.stdout, "hello");
+        let o = run(Some(0), "{\"decision\": \"block\"", "", ToolBefore);
+        assert_eq!(o.decision, None);
+        assert!(o.plain_stdout.is_none());
+    }
+
+    #[test]
+    fn infra_failure_respects_on_error() {
+        let o = infra_failure("timed out after 1s", OnError::Block);
+        assert_eq!(o.reason.as_deref(), Some("hook failed: timed out after 1s"));
+        assert_eq!(o.exit_code, None);
+        assert_eq!(infra_failure("x", OnError::Warn).decision, None);
+    }
+}

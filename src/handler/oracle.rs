@@ -1,0 +1,98 @@
+//! The `prompt` handler: ask an OpenAI-compatible endpoint to judge the event; its answer
+//! (a JSON object, possibly inside a markdown fence) is read like hook stdout.
+
+use super::{bounded, first_chars, http_cause, read_body, render_prompt, Failure, RunCtx};
+use crate::decode::Raw;
+use serde_json::{json, Value};
+
+pub const NO_ENDPOINT: &str = "oracle handler: no LLM endpoint configured (set llm.baseUrl and llm.model)";
+
+/// Extracts the JSON text from an answer: the answer itself, or the content of the first
+/// markdown code fence anywhere in it (any case, language tag optional).
+pub fn strip_fence(answer: &str) -> &str {
+    let t = answer.trim();
+    if t.starts_with('{') {
+        return t;
+    }
+    let Some(open) = t.find("```") else { return t };
+    let after = &t[open + 3..];
+    // Skip a language tag on the opening line (`json`, `JSON`, ...).
+    let body = match after.find('\n') {
+        Some(nl) if after[..nl].trim().chars().all(|c| c.is_ascii_alphanumeric()) => &after[nl + 1..],
+        _ => after,
+    };
+    match body.find("```") {
+        Some(close) => body[..close].trim(),
+        None => body.trim(),
+    }
+}
+
+/// Parses the model's answer into the object a hook would print.
+pub fn parse_answer(content: &str) -> Result<serde_json::Map<String, Value>, String> {
+    let text = strip_fence(content);
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(o)) => Ok(o),
+        Ok(_) => Err(format!("oracle answer is not a JSON object: {}", first_chars(content, 100))),
+        Err(_) => Err(format!("oracle answer is not valid JSON: {}", first_chars(content, 100))),
+    }
+}
+
+pub async fn run(prompt: &str, model: Option<&str>, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
+    let llm = &ctx.opts.llm;
+    let (Some(base), Some(model)) = (llm.base_url.as_deref(), model.or(llm.model.as_deref())) else {
+        return Err(Failure::Infra(NO_ENDPOINT.into()));
+    };
+    let url = format!("{}/chat/completions", base.trim_end_matches('/'));
+    let body = json!({
+        "model": model,
+        "messages": [{"role": "user", "content": render_prompt(prompt, &ctx.input_json)}],
+        "temperature": 0,
+    });
+    let mut req = ctx.http.post(&url).json(&body);
+    if let Some(key) = llm.api_key.as_deref().filter(|k| !k.is_empty()) {
+        req = req.bearer_auth(key);
+    }
+    let cap = ctx.opts.output_cap;
+    let label = ctx.timeout_label.clone();
+    let work = async {
+        let resp = req.send().await.map_err(|e| format!("oracle request failed: {}", http_cause(&e)))?;
+        let status = resp.status();
+        let (text, _) = read_body(resp, cap).await.map_err(|e| format!("oracle request failed: {}", http_cause(&e)))?;
+        if !status.is_success() {
+            return Err(format!("oracle endpoint answered HTTP {}: {}", status.as_u16(), first_chars(&text, 200)));
+        }
+        let content = serde_json::from_str::<Value>(&text)
+            .ok()
+            .and_then(|v| v.pointer("/choices/0/message/content").and_then(Value::as_str).map(str::to_owned))
+            .ok_or_else(|| "oracle endpoint answered an unexpected response shape".to_owned())?;
+        let answer = parse_answer(&content)?;
+        Ok(Raw {
+            exit_code: Some(0),
+            stdout: serde_json::to_string(&answer).unwrap_or_default(),
+            stderr: String::new(),
+            truncated: false,
+        })
+    };
+    bounded(work, ctx, || format!("oracle request timed out after {label}s"))
+        .await?
+        .map_err(Failure::Infra)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fences_in_any_case_anywhere() {
+        assert_eq!(strip_fence("```JSON\n{\"ok\":false}\n```"), "{\"ok\":false}");
+        assert_eq!(strip_fence("Sure:\n```\n{\"ok\":true}\n```\nbye"), "{\"ok\":true}");
+        assert_eq!(strip_fence(" {\"ok\":true} "), "{\"ok\":true}");
+    }
+
+    #[test]
+    fn answer_errors() {
+        assert!(parse_answer("nope").unwrap_err().starts_with("oracle answer is not valid JSON: nope"));
+        assert!(parse_answer("[1]").unwrap_err().starts_with("oracle answer is not a JSON object"));
+        assert_eq!(parse_answer("```json\n{\"ok\":false,\"reason\":\"r\"}\n```").unwrap()["reason"], "r");
+    }
+}

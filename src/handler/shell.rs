@@ -1,0 +1,31 @@
+//! The `command` handler: `/bin/sh -c` (or exec form), payload on stdin.
+
+use super::process::{self, ProcSpec, Program};
+use super::{Failure, RunCtx};
+use crate::decode::Raw;
+
+/// Builds the process spec shared by shell and proxy hooks.
+pub fn spec(program: Program, env: &[(String, String)], stdin: Vec<u8>, ctx: &RunCtx<'_>) -> ProcSpec {
+    let mut all_env: Vec<(String, String)> = env.to_vec();
+    all_env.push(("CLAUDE_PROJECT_DIR".into(), ctx.project_dir.clone()));
+    ProcSpec {
+        program,
+        cwd: ctx.cwd.clone(),
+        env: all_env,
+        env_remove: ctx.opts.removed_env.clone(),
+        stdin,
+        timeout: ctx.timeout,
+        timeout_label: ctx.timeout_label.clone(),
+        output_cap: ctx.opts.output_cap,
+        reap_orphans: ctx.opts.reap_orphans,
+    }
+}
+
+pub async fn run(command: &str, args: Option<&[String]>, env: &[(String, String)], ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
+    let program = match args {
+        Some(a) => Program::Exec(command.to_owned(), a.to_vec()),
+        None => Program::Shell(command.to_owned()),
+    };
+    let _permit = super::slot(ctx).await?;
+    process::run(&spec(program, env, ctx.stdin.clone(), ctx), ctx.cancel).await
+}

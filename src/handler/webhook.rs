@@ -1,0 +1,61 @@
+//! The `http` handler: POST the payload JSON; the response body is read like stdout.
+
+use super::{bounded, first_chars, http_cause, read_body, Failure, RunCtx};
+use crate::decode::Raw;
+
+/// Expands `$VAR` / `${VAR}` (upper-case names only) from the environment; unknown or
+/// lower-case names stay verbatim.
+pub fn expand_env(s: &str, lookup: &dyn Fn(&str) -> Option<String>) -> String {
+    let re = regex_lite();
+    re.replace_all(s, |c: &regex::Captures| {
+        let name = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()).unwrap_or("");
+        lookup(name).unwrap_or_else(|| c[0].to_owned())
+    })
+    .into_owned()
+}
+
+fn regex_lite() -> &'static regex::Regex {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| regex::Regex::new(r"\$\{([A-Z_][A-Z0-9_]*)\}|\$([A-Z_][A-Z0-9_]*)").expect("static regex"))
+}
+
+pub async fn run(url: &str, headers: &[(String, String)], ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
+    if let Some(allow) = &ctx.opts.webhook_allowlist {
+        if !allow.iter().any(|p| url.starts_with(p.as_str())) {
+            return Err(Failure::Infra(format!("webhook {url} is not in the webhook allowlist")));
+        }
+    }
+    let mut req = ctx.http.post(url).body(ctx.input_json.clone());
+    let user_ct = headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("content-type"));
+    if !user_ct {
+        req = req.header("content-type", "application/json");
+    }
+    for (k, v) in headers {
+        req = req.header(k.as_str(), expand_env(v, &|n| std::env::var(n).ok()));
+    }
+    let cap = ctx.opts.output_cap;
+    let label = ctx.timeout_label.clone();
+    let work = async {
+        let resp = req.send().await.map_err(|e| format!("webhook {url} failed: {}", http_cause(&e)))?;
+        let status = resp.status();
+        let (body, truncated) = read_body(resp, cap).await.map_err(|e| format!("webhook {url} failed: {}", http_cause(&e)))?;
+        if !status.is_success() {
+            return Err(format!("webhook {url} answered HTTP {}: {}", status.as_u16(), first_chars(&body, 200)));
+        }
+        Ok(Raw { exit_code: Some(0), stdout: body, stderr: String::new(), truncated })
+    };
+    bounded(work, ctx, || format!("webhook {url} timed out after {label}s"))
+        .await?
+        .map_err(Failure::Infra)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_expansion() {
+        let look = |n: &str| (n == "TOKEN").then(|| "t0k".to_string());
+        assert_eq!(expand_env("Bearer $TOKEN / ${TOKEN} / $lower / $MISSING", &look), "Bearer t0k / t0k / $lower / $MISSING");
+    }
+}

@@ -1,0 +1,26 @@
+//! hookrt: a hook runtime for AI agent harnesses.
+//!
+//! The pure core (everything but [`binding`]) finds the hooks users' configuration files
+//! declare ([`config`]), plans them for an event ([`event`], [`matcher`]), runs them
+//! ([`handler`]), decodes each answer ([`decode`]) and folds them into one decision
+//! ([`fold`]). [`runtime`] ties these together; [`protocol`], [`listen`] and [`cli`] serve
+//! it over stdio; [`binding`] is the thin napi layer for Node.
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
+pub mod cli;
+pub mod config;
+pub mod decode;
+pub mod dialect;
+pub mod event;
+pub mod fold;
+pub mod handler;
+pub mod listen;
+pub mod logging;
+pub mod matcher;
+pub mod options;
+pub mod payload;
+pub mod protocol;
+pub mod runtime;
+
+#[cfg(feature = "napi")]
+mod binding;

@@ -1,0 +1,125 @@
+//! Matchers select hooks by the event's subject (tool name, session source, agent type).
+
+use crate::dialect::MatcherStyle;
+
+/// A compiled matcher.
+#[derive(Debug, Clone)]
+pub enum Matcher {
+    /// Absent, `""` or `"*"`: matches everything, including a missing subject.
+    All,
+    /// Exact, case-sensitive alternatives (`"Bash | Write"`).
+    Literal(Vec<String>),
+    /// Unanchored regular expression.
+    Regex(regex::Regex),
+}
+
+/// Why a matcher string could not be compiled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidRegex;
+
+/// Largest compiled program we accept for a user regex; keeps a hostile pattern from
+/// eating memory (the `regex` crate is linear-time, so matching itself is safe).
+const REGEX_SIZE_LIMIT: usize = 1 << 20;
+
+impl Matcher {
+    /// Whether the text is a match-all sentinel.
+    pub fn is_match_all(pattern: &str) -> bool {
+        pattern.is_empty() || pattern == "*"
+    }
+
+    /// Compiles a matcher string with the dialect's rule.
+    pub fn compile(pattern: &str, style: MatcherStyle) -> Result<Matcher, InvalidRegex> {
+        if Self::is_match_all(pattern) {
+            return Ok(Matcher::All);
+        }
+        if style == MatcherStyle::LiteralOrRegex && is_literal_list(pattern) {
+            let alts: Vec<String> = pattern
+                .split(['|', ','])
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect();
+            return Ok(if alts.is_empty() { Matcher::All } else { Matcher::Literal(alts) });
+        }
+        regex::RegexBuilder::new(pattern)
+            .size_limit(REGEX_SIZE_LIMIT)
+            .build()
+            .map(Matcher::Regex)
+            .map_err(|_| InvalidRegex)
+    }
+
+    /// Whether a subject is selected; a missing subject only matches `All`.
+    pub fn matches(&self, subject: Option<&str>) -> bool {
+        match (self, subject) {
+            (Matcher::All, _) => true,
+            (_, None) => false,
+            (Matcher::Literal(alts), Some(s)) => alts.iter().any(|a| a == s),
+            (Matcher::Regex(re), Some(s)) => re.is_match(s),
+        }
+    }
+
+    /// The same matcher with literal alternatives compared without regard to case, for hosts
+    /// (dsh) whose tool names are lower-case spellings of Claude's.
+    pub fn matches_ignoring_case(&self, subject: Option<&str>) -> bool {
+        match (self, subject) {
+            (Matcher::Literal(alts), Some(s)) => alts.iter().any(|a| a.eq_ignore_ascii_case(s)),
+            _ => self.matches(subject),
+        }
+    }
+}
+
+/// Claude Code's rule: only word characters, `-`, `|`, `,` and spaces make a literal list.
+fn is_literal_list(p: &str) -> bool {
+    p.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '|' | ',' | ' '))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use MatcherStyle::*;
+
+    fn m(p: &str, s: MatcherStyle, subj: &str) -> bool {
+        Matcher::compile(p, s).unwrap().matches(Some(subj))
+    }
+
+    #[test]
+    fn literal_lists_are_exact_and_trimmed() {
+        assert!(m("Bash | Write", LiteralOrRegex, "Bash"));
+        assert!(m("Bash | Write", LiteralOrRegex, "Write"));
+        assert!(m("Edit, Write", LiteralOrRegex, "Write"));
+        assert!(!m("Notebook", LiteralOrRegex, "NotebookEdit"));
+        assert!(!m("bash", LiteralOrRegex, "Bash"));
+        assert!(m("mcp__github__create_issue", LiteralOrRegex, "mcp__github__create_issue"));
+    }
+
+    #[test]
+    fn regex_style_is_unanchored() {
+        assert!(m("Wri", Regex, "Write"));
+        assert!(m("Edit|Write", Regex, "MultiEdit"));
+        assert!(!m("^Bash$", Regex, "BashOutput"));
+        assert!(m("^mcp__.*__read", Regex, "mcp__fs__read_file"));
+        assert!(m("Bash.*", LiteralOrRegex, "BashOutput"));
+    }
+
+    #[test]
+    fn sentinels_match_everything_even_without_subject() {
+        for p in ["", "*"] {
+            let mm = Matcher::compile(p, Regex).unwrap();
+            assert!(mm.matches(None) && mm.matches(Some("x")));
+        }
+        assert!(!Matcher::compile("Bash", LiteralOrRegex).unwrap().matches(None));
+    }
+
+    #[test]
+    fn invalid_regex_is_an_error_not_match_all() {
+        assert_eq!(Matcher::compile("(", Regex).unwrap_err(), InvalidRegex);
+        assert!(Matcher::compile("(unclosed", LiteralOrRegex).is_err());
+    }
+
+    #[test]
+    fn case_insensitive_literals_for_lowercase_hosts() {
+        let mm = Matcher::compile("Edit|Write", LiteralOrRegex).unwrap();
+        assert!(mm.matches_ignoring_case(Some("write")));
+        assert!(!mm.matches(Some("write")));
+    }
+}
