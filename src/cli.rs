@@ -12,7 +12,12 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 #[derive(Parser, Debug)]
-#[command(name = "hookrt", version, about = "Runs the hooks your Claude Code, Codex, opencode and hookrt files declare", disable_help_subcommand = true)]
+#[command(
+    name = "hookrt",
+    version,
+    about = "Runs the hooks your Claude Code, Codex, opencode and hookrt files declare",
+    disable_help_subcommand = true
+)]
 struct Cli {
     #[command(flatten)]
     shared: Shared,
@@ -177,7 +182,12 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> 
                     let _ = writeln!(io.out, "{sev}: {file}: {}", d.message);
                 }
                 let hooks = l.table.hooks().len();
-                let _ = writeln!(io.out, "{} file(s), {hooks} hook(s), {} problem(s)", l.sources.len(), l.diagnostics.len());
+                let _ = writeln!(
+                    io.out,
+                    "{} file(s), {hooks} hook(s), {} problem(s)",
+                    l.sources.len(),
+                    l.diagnostics.len()
+                );
             }
             let errors = l.diagnostics.iter().any(|d| d.severity == Severity::Error);
             let warnings = l.diagnostics.iter().any(|d| d.severity == Severity::Warning);
@@ -231,7 +241,8 @@ fn read_payload(arg: Option<&str>) -> Result<serde_json::Map<String, serde_json:
         None => return Ok(Default::default()),
         Some("-") => {
             let mut s = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| format!("cannot read the payload from stdin: {e}"))?;
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+                .map_err(|e| format!("cannot read the payload from stdin: {e}"))?;
             s
         }
         Some(f) => std::fs::read_to_string(f).map_err(|e| format!("cannot read the payload file {f}: {e}"))?,

@@ -222,7 +222,12 @@ mod tests {
         );
         assert_eq!((o.decision, o.reason.as_deref()), (Some(Decision::Deny), Some("no")));
         assert!(o.contexts.is_empty());
-        let o = run(Some(0), r#"{"hookSpecificOutput":{"hookEventName":"tool.execute.before","permissionDecision":"ask"}}"#, "", ToolBefore);
+        let o = run(
+            Some(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"tool.execute.before","permissionDecision":"ask"}}"#,
+            "",
+            ToolBefore,
+        );
         assert_eq!(o.decision, Some(Decision::Ask));
     }
 

@@ -62,16 +62,61 @@ struct Row {
 }
 
 const TABLE: [Row; 10] = [
-    Row { canonical: CanonicalEvent::SessionStart, claude: &["SessionStart"], opencode: "session.created", hermes: Some("on_session_start") },
-    Row { canonical: CanonicalEvent::SessionEnd, claude: &["SessionEnd"], opencode: "session.deleted", hermes: Some("on_session_end") },
-    Row { canonical: CanonicalEvent::PromptSubmit, claude: &["UserPromptSubmit"], opencode: "chat.message", hermes: Some("pre_llm_call") },
-    Row { canonical: CanonicalEvent::ToolBefore, claude: &["PreToolUse"], opencode: "tool.execute.before", hermes: Some("pre_tool_call") },
-    Row { canonical: CanonicalEvent::ToolAfter, claude: &["PostToolUse", "PostToolUseFailure"], opencode: "tool.execute.after", hermes: Some("post_tool_call") },
-    Row { canonical: CanonicalEvent::TurnStop, claude: &["Stop"], opencode: "session.idle", hermes: Some("post_llm_call") },
-    Row { canonical: CanonicalEvent::SubagentStart, claude: &["SubagentStart"], opencode: "tool.execute.before.subagent", hermes: Some("subagent_start") },
-    Row { canonical: CanonicalEvent::SubagentEnd, claude: &["SubagentStop"], opencode: "tool.execute.after.subagent", hermes: Some("subagent_stop") },
+    Row {
+        canonical: CanonicalEvent::SessionStart,
+        claude: &["SessionStart"],
+        opencode: "session.created",
+        hermes: Some("on_session_start"),
+    },
+    Row {
+        canonical: CanonicalEvent::SessionEnd,
+        claude: &["SessionEnd"],
+        opencode: "session.deleted",
+        hermes: Some("on_session_end"),
+    },
+    Row {
+        canonical: CanonicalEvent::PromptSubmit,
+        claude: &["UserPromptSubmit"],
+        opencode: "chat.message",
+        hermes: Some("pre_llm_call"),
+    },
+    Row {
+        canonical: CanonicalEvent::ToolBefore,
+        claude: &["PreToolUse"],
+        opencode: "tool.execute.before",
+        hermes: Some("pre_tool_call"),
+    },
+    Row {
+        canonical: CanonicalEvent::ToolAfter,
+        claude: &["PostToolUse", "PostToolUseFailure"],
+        opencode: "tool.execute.after",
+        hermes: Some("post_tool_call"),
+    },
+    Row {
+        canonical: CanonicalEvent::TurnStop,
+        claude: &["Stop"],
+        opencode: "session.idle",
+        hermes: Some("post_llm_call"),
+    },
+    Row {
+        canonical: CanonicalEvent::SubagentStart,
+        claude: &["SubagentStart"],
+        opencode: "tool.execute.before.subagent",
+        hermes: Some("subagent_start"),
+    },
+    Row {
+        canonical: CanonicalEvent::SubagentEnd,
+        claude: &["SubagentStop"],
+        opencode: "tool.execute.after.subagent",
+        hermes: Some("subagent_stop"),
+    },
     Row { canonical: CanonicalEvent::Notice, claude: &["Notification"], opencode: "notification", hermes: None },
-    Row { canonical: CanonicalEvent::CompactBefore, claude: &["PreCompact"], opencode: "experimental.session.compacting", hermes: None },
+    Row {
+        canonical: CanonicalEvent::CompactBefore,
+        claude: &["PreCompact"],
+        opencode: "experimental.session.compacting",
+        hermes: None,
+    },
 ];
 
 /// Payload keys whose first string value is the tool name.
@@ -256,8 +301,7 @@ mod tests {
 
     #[test]
     fn subject_takes_first_string_key() {
-        let p: serde_json::Map<_, _> =
-            serde_json::from_str(r#"{"tool_name":5,"tool":"Grep","name":"X"}"#).unwrap();
+        let p: serde_json::Map<_, _> = serde_json::from_str(r#"{"tool_name":5,"tool":"Grep","name":"X"}"#).unwrap();
         assert_eq!(CanonicalEvent::ToolBefore.subject_of(&p), Some("Grep"));
         let p: serde_json::Map<_, _> = serde_json::from_str(r#"{"reason":"logout","source":"clear"}"#).unwrap();
         assert_eq!(CanonicalEvent::SessionEnd.subject_of(&p), Some("logout"));

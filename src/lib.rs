@@ -23,4 +23,4 @@ pub mod protocol;
 pub mod runtime;
 
 #[cfg(feature = "napi")]
-mod binding;
+pub mod binding;

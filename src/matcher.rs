@@ -33,12 +33,8 @@ impl Matcher {
             return Ok(Matcher::All);
         }
         if style == MatcherStyle::LiteralOrRegex && is_literal_list(pattern) {
-            let alts: Vec<String> = pattern
-                .split(['|', ','])
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-                .collect();
+            let alts: Vec<String> =
+                pattern.split(['|', ',']).map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect();
             return Ok(if alts.is_empty() { Matcher::All } else { Matcher::Literal(alts) });
         }
         regex::RegexBuilder::new(pattern)

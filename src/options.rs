@@ -143,10 +143,7 @@ impl RuntimeOptions {
         }
         vars.extend(self.vars.iter().map(|(k, v)| (k.clone(), v.clone())));
         let removed_env = if self.strip_secrets {
-            std::env::vars_os()
-                .filter_map(|(k, _)| k.into_string().ok())
-                .filter(|k| is_secret_name(k))
-                .collect()
+            std::env::vars_os().filter_map(|(k, _)| k.into_string().ok()).filter(|k| is_secret_name(k)).collect()
         } else {
             Vec::new()
         };

@@ -170,7 +170,11 @@ impl Runtime {
     }
 
     /// Runs every matching hook and folds their answers.
-    pub async fn dispatch(&self, req: DispatchRequest, cancel: &CancellationToken) -> Result<DispatchResult, DispatchError> {
+    pub async fn dispatch(
+        &self,
+        req: DispatchRequest,
+        cancel: &CancellationToken,
+    ) -> Result<DispatchResult, DispatchError> {
         if self.is_closed() {
             return Err(DispatchError::Closed);
         }
@@ -187,7 +191,8 @@ impl Runtime {
 
         let cwd = req.cwd.clone().map(PathBuf::from).unwrap_or_else(|| self.opts.cwd.clone());
         let cwd_str = cwd.display().to_string();
-        let project_dir = self.opts.project_dir.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| cwd_str.clone());
+        let project_dir =
+            self.opts.project_dir.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| cwd_str.clone());
         let ts = payload::iso_now();
         let pctx = PayloadCtx {
             host: &req.payload,
@@ -225,7 +230,11 @@ impl Runtime {
             }
         };
         if merged.is_cancelled() {
-            return Err(if self.is_closed() && !cancel.is_cancelled() { DispatchError::Closed } else { DispatchError::Aborted });
+            return Err(if self.is_closed() && !cancel.is_cancelled() {
+                DispatchError::Closed
+            } else {
+                DispatchError::Aborted
+            });
         }
         let runs: Vec<Run> = results.into_iter().flatten().collect();
         let outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical);

@@ -67,7 +67,12 @@ impl FileCtx<'_> {
 }
 
 /// Parses an event map; returns the number of matcher groups accepted.
-pub fn parse_event_map(ctx: &FileCtx, map: &Map<String, Value>, hooks: &mut Vec<Hook>, diags: &mut Vec<Diagnostic>) -> usize {
+pub fn parse_event_map(
+    ctx: &FileCtx,
+    map: &Map<String, Value>,
+    hooks: &mut Vec<Hook>,
+    diags: &mut Vec<Diagnostic>,
+) -> usize {
     let mut groups = 0;
     for (event, value) in map {
         let Some((canonical, tool_result)) = ctx.dialect.config_event(event) else {
@@ -128,7 +133,8 @@ pub fn parse_event_map(ctx: &FileCtx, map: &Map<String, Value>, hooks: &mut Vec<
             groups += 1;
             for (hi, entry) in entries.iter().enumerate() {
                 let hat = format!("{gat}.hooks[{hi}]");
-                let mut entry_diag = |sev: Severity, m: &str| diags.push(ctx.diag(sev, Some(event), format!("{hat}: {m}")));
+                let mut entry_diag =
+                    |sev: Severity, m: &str| diags.push(ctx.diag(sev, Some(event), format!("{hat}: {m}")));
                 let Some(handler) = parse_entry(ctx.dialect, ctx.subst, entry, &mut entry_diag) else {
                     continue;
                 };
@@ -170,10 +176,7 @@ fn non_blank(v: Option<&Value>) -> Option<&str> {
 }
 
 fn string_map(v: &Value) -> Option<Vec<(String, String)>> {
-    v.as_object()?
-        .iter()
-        .map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_owned())))
-        .collect()
+    v.as_object()?.iter().map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_owned()))).collect()
 }
 
 /// Parses the handler part of an entry; `None` (with a diagnostic) drops the hook.

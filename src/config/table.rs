@@ -21,7 +21,12 @@ impl HookTable {
         for (i, h) in hooks.iter().enumerate() {
             by_event[h.canonical as usize].push(i);
         }
-        HookTable { hooks: hooks.into_iter().map(Arc::new).collect(), by_event, disabled, case_insensitive_literals: false }
+        HookTable {
+            hooks: hooks.into_iter().map(Arc::new).collect(),
+            by_event,
+            disabled,
+            case_insensitive_literals: false,
+        }
     }
 
     /// Every hook, in configuration order (also when disabled).

@@ -73,9 +73,7 @@ pub async fn run(prompt: &str, model: Option<&str>, ctx: &RunCtx<'_>) -> Result<
             truncated: false,
         })
     };
-    bounded(work, ctx, || format!("oracle request timed out after {label}s"))
-        .await?
-        .map_err(Failure::Infra)
+    bounded(work, ctx, || format!("oracle request timed out after {label}s")).await?.map_err(Failure::Infra)
 }
 
 #[cfg(test)]

@@ -216,7 +216,11 @@ fn abort_reader(r: &Reader) {
 }
 
 /// Waits for both readers until `until`; returns the finished ones.
-async fn collect(out: &mut Reader, err: &mut Reader, until: Instant) -> (Option<(Vec<u8>, bool)>, Option<(Vec<u8>, bool)>) {
+async fn collect(
+    out: &mut Reader,
+    err: &mut Reader,
+    until: Instant,
+) -> (Option<(Vec<u8>, bool)>, Option<(Vec<u8>, bool)>) {
     async fn one(r: &mut Reader, until: Instant) -> Option<(Vec<u8>, bool)> {
         match r {
             None => Some((Vec::new(), false)),

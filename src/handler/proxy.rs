@@ -7,7 +7,12 @@ use crate::decode::Raw;
 
 pub const NO_RUNNER: &str = "proxy handler: no subagent runner configured (set proxy.command or a per-hook command)";
 
-pub async fn run(prompt: &str, command: Option<&str>, env: &[(String, String)], ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
+pub async fn run(
+    prompt: &str,
+    command: Option<&str>,
+    env: &[(String, String)],
+    ctx: &RunCtx<'_>,
+) -> Result<Raw, Failure> {
     let Some(command) = command.or(ctx.opts.proxy_command.as_deref()) else {
         return Err(Failure::Infra(NO_RUNNER.into()));
     };

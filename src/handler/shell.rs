@@ -21,7 +21,12 @@ pub fn spec(program: Program, env: &[(String, String)], stdin: Vec<u8>, ctx: &Ru
     }
 }
 
-pub async fn run(command: &str, args: Option<&[String]>, env: &[(String, String)], ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
+pub async fn run(
+    command: &str,
+    args: Option<&[String]>,
+    env: &[(String, String)],
+    ctx: &RunCtx<'_>,
+) -> Result<Raw, Failure> {
     let program = match args {
         Some(a) => Program::Exec(command.to_owned(), a.to_vec()),
         None => Program::Shell(command.to_owned()),
