@@ -1,0 +1,32 @@
+// `npm test`: the Rust core's tests, a fresh build of the addon, the node:test suites of the
+// JS API and the `hookrt` command, and the public conformance suite when it sits beside us.
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { dirname, join } from 'node:path'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const step = (name, cmd, args, opts = {}) => {
+  console.log(`\n== ${name}: ${cmd} ${args.join(' ')}`)
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts })
+  if (r.status !== 0) {
+    console.error(`\n${name} failed (exit ${r.status ?? r.signal})`)
+    process.exit(r.status || 1)
+  }
+}
+const only = process.argv[2]
+if (!only || only === 'rust') {
+  step('cargo test', 'cargo', ['test', '--profile', 'ci', '--no-default-features'])
+}
+if (!only || only === 'node') {
+  step('build addon', join(root, 'node_modules', '.bin', 'napi'), ['build', '--platform', '--profile', 'ci'])
+  step('node tests', process.execPath, ['--test', '--test-concurrency=2', '__test__/'])
+  const conform = join(root, '..', 'shared', 'conformance')
+  if (existsSync(join(conform, 'conform.mjs'))) {
+    const env = { ...process.env }
+    for (const k of Object.keys(env)) if (k.startsWith('HOOKRT_') || k === 'HOOKS') delete env[k]
+    step('conformance', process.execPath, [join(conform, 'conform.mjs'), join(conform, 'cases')], { env })
+  } else {
+    console.log('\n(conformance suite not found beside the project; skipped)')
+  }
+}

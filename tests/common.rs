@@ -1,0 +1,83 @@
+//! Helpers for integration tests: temporary projects with real hook files.
+#![allow(dead_code)]
+
+use hookrt::options::RuntimeOptions;
+use hookrt::runtime::{DispatchRequest, DispatchResult, Runtime};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use tokio_util::sync::CancellationToken;
+
+pub struct Project {
+    pub dir: tempfile::TempDir,
+}
+
+impl Project {
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("home")).unwrap();
+        std::fs::create_dir_all(dir.path().join("proj")).unwrap();
+        Project { dir }
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let p = self.path(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    /// Writes `proj/.claude/settings.json` with `hooks`.
+    pub fn claude(&self, hooks: Value) -> PathBuf {
+        self.write("proj/.claude/settings.json", &json!({ "hooks": hooks }).to_string())
+    }
+
+    pub fn options(&self) -> RuntimeOptions {
+        RuntimeOptions {
+            cwd: Some(self.path("proj")),
+            home_dir: Some(self.path("home")),
+            reap_orphans: Some(true),
+            ..Default::default()
+        }
+    }
+
+    pub fn runtime(&self) -> Runtime {
+        Runtime::with_env(&self.options(), &|_| None).unwrap()
+    }
+}
+
+pub fn req(event: &str, payload: Value) -> DispatchRequest {
+    DispatchRequest { event: event.into(), payload: payload.as_object().cloned().unwrap_or_default(), ..Default::default() }
+}
+
+pub async fn dispatch(rt: &Runtime, event: &str, payload: Value) -> DispatchResult {
+    rt.dispatch(req(event, payload), &CancellationToken::new()).await.unwrap()
+}
+
+pub fn to_json(r: &DispatchResult) -> Value {
+    serde_json::to_value(r).unwrap()
+}
+
+/// A hook command printing a JSON answer.
+pub fn answer(v: Value) -> String {
+    format!("printf '%s\\n' '{}'", v.to_string().replace('\'', "'\\''"))
+}
+
+pub fn pid_alive_or_zombie(pid: i32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+pub fn read_pid(p: &Path) -> i32 {
+    for _ in 0..200 {
+        if let Ok(s) = std::fs::read_to_string(p) {
+            if let Ok(n) = s.trim().parse() {
+                return n;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("no pid in {}", p.display());
+}
