@@ -1,0 +1,213 @@
+// Public TypeScript types of hookrt (`require('hookrt')` / `import { createRuntime } from 'hookrt'`).
+
+/** Where a hook came from: whose configuration file declared it. */
+export type Dialect = 'claude' | 'codex' | 'opencode' | 'hermes' | 'native' | 'agents'
+
+/** The ten dialect-independent events. */
+export type CanonicalEvent =
+  | 'session:start'
+  | 'session:end'
+  | 'prompt:submit'
+  | 'tool:before'
+  | 'tool:after'
+  | 'turn:stop'
+  | 'subagent:start'
+  | 'subagent:end'
+  | 'notice'
+  | 'compact:before'
+
+/**
+ * Any name a host may dispatch: canonical, Claude Code / Codex, opencode or Hermes spelling.
+ * `PostToolUse` means "the tool succeeded", `PostToolUseFailure` "the tool failed"; other
+ * after-tool names mean either.
+ */
+export type EventName =
+  | CanonicalEvent
+  | 'SessionStart' | 'SessionEnd' | 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure'
+  | 'Stop' | 'SubagentStart' | 'SubagentStop' | 'Notification' | 'PreCompact'
+  | 'session.created' | 'session.deleted' | 'chat.message' | 'tool.execute.before' | 'tool.execute.after'
+  | 'session.idle' | 'tool.execute.before.subagent' | 'tool.execute.after.subagent' | 'notification'
+  | 'experimental.session.compacting'
+  | 'on_session_start' | 'on_session_end' | 'pre_llm_call' | 'pre_tool_call' | 'post_tool_call' | 'post_llm_call'
+  | 'subagent_start' | 'subagent_stop'
+  | (string & {})
+
+/** How a hook runs: a command, a webhook, an LLM evaluation, or a subagent runner. */
+export type HandlerKind = 'shell' | 'webhook' | 'oracle' | 'proxy'
+
+/** A folded or per-run decision; precedence deny > ask > allow > none. */
+export type Decision = 'deny' | 'ask' | 'allow' | 'none'
+
+/** What an infrastructure error (spawn failure, timeout, HTTP error) does to a run. */
+export type OnError = 'warn' | 'block' | 'ignore'
+
+/** Options of {@link createRuntime}. Unknown keys are rejected, so typos surface at once. */
+export interface RuntimeOptions {
+  /** Working directory: project files are found here and hooks run here. Default: `process.cwd()`. */
+  cwd?: string
+  /** Home for global files. Default: `$HOOKRT_HOME`, `$HOOKS_ADAPTER_HOME`, then `$HOME`. */
+  homeDir?: string
+  /** Read only this file instead of discovering (default `$HOOKRT_CONFIG` / `$HOOKS_ADAPTER_CONFIG`). */
+  configPath?: string
+  /** Dialect of `configPath` when neither its location nor its content tells. */
+  dialect?: Dialect
+  /** Run discovery. Default: true without `configPath`, false with it (true reads both). */
+  discover?: boolean
+  /** Default policy for infrastructure errors (a hook's own `onError` wins). Default `'warn'`. */
+  onError?: OnError
+  /** Timeout in seconds for hooks without their own (kind defaults otherwise: 600/600/30/60). */
+  timeoutSec?: number
+  /** OpenAI-compatible endpoint for `prompt` hooks. */
+  llm?: { baseUrl?: string; model?: string; apiKey?: string }
+  /** Subagent runner for `agent`/`subagent` hooks without a `command`. */
+  proxy?: { command?: string }
+  /** `CLAUDE_PROJECT_DIR` for hooks, and substituted for `${CLAUDE_PROJECT_DIR}` at load. */
+  projectDir?: string
+  /** Substituted for `${CLAUDE_PLUGIN_ROOT}` in commands at load. */
+  pluginRoot?: string
+  /** More `${UPPER_CASE}` tokens substituted into commands at load. */
+  vars?: Record<string, string>
+  /** Characters of a failing hook's stderr quoted in logs. Default 500. */
+  stderrCap?: number
+  /** Run matched hooks at once (default) or one after another. Folding order is the same. */
+  concurrency?: 'parallel' | 'serial'
+  /** Bytes of stdout/stderr kept per run (the rest is drained and dropped). Default 1 MiB. */
+  outputCap?: number
+  /** Remove variables named like secrets (KEY, PASSWORD, SECRET, TOKEN) from hook environments. */
+  stripSecrets?: boolean
+  /** Only webhook URLs starting with one of these prefixes are called. */
+  webhookAllowlist?: string[]
+  /** `model` passed to Codex hooks. */
+  model?: string
+  /** `turn_id` passed to Codex hooks. */
+  turnId?: string
+  /** Most hook processes running at once across all dispatches. Default 64. */
+  maxProcesses?: number
+  /**
+   * Adopt orphaned hook descendants (Linux `PR_SET_CHILD_SUBREAPER`) so killed hook trees leave
+   * no zombies even where PID 1 does not reap (containers). Default false in the addon because
+   * it also makes this process adopt the orphans of its other children; the `hookrt` command
+   * turns it on.
+   */
+  reapOrphans?: boolean
+  /** Match Claude literal matchers without regard to case (hosts whose tool names are lower-case). */
+  caseInsensitiveTools?: boolean
+}
+
+/** One configuration problem: where (file, event), then what. */
+export interface Diagnostic {
+  severity: 'error' | 'warning'
+  file?: string
+  event?: string
+  message: string
+}
+
+/** A configuration file that was read. */
+export interface Source {
+  file: string
+  dialect: Dialect
+  scope: 'global' | 'project' | 'local' | 'explicit'
+  /** Matcher groups it contributed. */
+  groups: number
+}
+
+/** The folded decision of a dispatch. */
+export interface Outcome {
+  decision: Decision
+  /** Non-empty reasons of the winning deny/ask runs, joined by a blank line. */
+  reason?: string
+  /** A hook answered `continue: false`. */
+  stop: boolean
+  stopReason?: string
+  /** Structured contexts, plus plain stdout of clean runs on events that take it, in config order. */
+  contexts: string[]
+  /** `systemMessage`s in config order. */
+  messages: string[]
+  /** Every `updatedInput`, in config order. */
+  updateInputs: Record<string, unknown>[]
+  /** On non-blockable events a deny becomes `none`; the original is kept here. */
+  rawDecision?: Decision
+  rawReason?: string
+  downgraded: boolean
+}
+
+/** Which hook a run belongs to. */
+export interface HookRef {
+  /** `<dialect>:<file base name>:<event>:<group index>:<hook index>` */
+  id: string
+  dialect: Dialect
+  /** The event as spelled in the file. */
+  event: string
+  kind: HandlerKind
+  matcher?: string
+}
+
+/** What one run produced. */
+export interface RunOutcome {
+  /** Exit code; `null` after death by a signal; absent after an infrastructure error. */
+  exitCode?: number | null
+  stderr: string
+  stdout: string
+  decision?: Exclude<Decision, 'none'>
+  reason?: string
+  stop: boolean
+  stopReason?: string
+  /** Structured contexts only. */
+  contexts: string[]
+  messages: string[]
+  updateInput?: Record<string, unknown>
+  /** Output beyond `outputCap` was dropped. */
+  truncated?: boolean
+}
+
+export interface Run {
+  hook: HookRef
+  outcome: RunOutcome
+  durationMs: number
+  /** Infrastructure error (`timed out after 1s`, `webhook … failed: …`). */
+  error?: string
+}
+
+/** `{canonical, outcome, runs}`, the same shape as the `listen` protocol's dispatch answer. */
+export interface DispatchResult {
+  canonical: CanonicalEvent
+  outcome: Outcome
+  /** In configuration order. */
+  runs: Run[]
+}
+
+export interface DispatchOptions {
+  /** Matcher subject, instead of the payload's `tool_name` / `source` / `agent_type` ... */
+  subject?: string
+  /** Working directory of this dispatch (hook cwd and the payload's `cwd`). */
+  cwd?: string
+}
+
+/** A loaded hook configuration that dispatches events. */
+export declare class HookRuntime {
+  constructor(options?: RuntimeOptions)
+  /** Every configuration problem found at load (bad config never throws). */
+  readonly diagnostics: Diagnostic[]
+  /** The files that were read. */
+  readonly sources: Source[]
+  /**
+   * Runs every hook configured for the event, concurrently, and folds their answers in
+   * configuration order. Never blocks the event loop; resolves at once when nothing matches.
+   * Rejects with `TypeError('unknown event "X"')` for unknown names. When `signal` aborts (or
+   * is already aborted), every hook process of this dispatch is killed with its whole tree and
+   * the promise rejects with `signal.reason`, as `fetch` does.
+   */
+  dispatch(event: EventName, payload?: Record<string, unknown> | null, signal?: AbortSignal | null, options?: DispatchOptions): Promise<DispatchResult>
+  /** Re-reads configuration; resolves to the new diagnostics. */
+  reload(): Promise<Diagnostic[]>
+  /** The merged effective configuration: sources, diagnostics, hooks in order, off switch. */
+  dump(): { disabled: boolean; sources: Source[]; diagnostics: Diagnostic[]; hooks: Array<Record<string, unknown>> }
+  /** Aborts running hooks (their dispatches reject with `runtime is closed`); later calls reject. */
+  close(): void
+}
+
+/** Loads the hook configuration of `options.cwd` / `options.homeDir` (or `configPath`). */
+export declare function createRuntime(options?: RuntimeOptions): HookRuntime
+
+/** Package version. */
+export declare const version: string
