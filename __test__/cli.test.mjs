@@ -1,0 +1,116 @@
+// The one-shot `hookrt` commands (SPEC §12).
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { project, answer, bin } from './helpers.mjs'
+
+function hookrt(p, args, opts = {}) {
+  const r = spawnSync(process.execPath, [bin, ...args, '--cwd', p.path('proj'), '--home', p.path('home')], {
+    encoding: 'utf8',
+    ...opts,
+    env: { ...process.env, ...(opts.env ?? {}) },
+  })
+  return { code: r.status, out: r.stdout, err: r.stderr }
+}
+
+test('validate: clean, errors, --strict warnings, --json', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.claude({ Stop: [{ hooks: [{ command: 'true' }] }] })
+  let r = hookrt(p, ['validate'])
+  assert.equal(r.code, 0, r.err)
+  assert.match(r.out, /1 file\(s\), 1 hook\(s\), 0 problem\(s\)/)
+
+  p.claude({ Stop: [{ matcher: 'x', hooks: [{ command: 'true' }] }] })
+  assert.equal(hookrt(p, ['validate']).code, 0)
+  r = hookrt(p, ['validate', '--strict'])
+  assert.equal(r.code, 1)
+  assert.match(r.out, /^warning: .*settings\.json: hooks\[Stop\]\[0\]: matcher has no effect on Stop/m)
+
+  p.write('proj/.dsh-hooks.json', '{"events": {"tool:before": [{"hooks": [{"type": "warp"}]}]}}')
+  r = hookrt(p, ['validate', '--json'])
+  assert.equal(r.code, 1)
+  const diags = JSON.parse(r.out)
+  assert.equal(diags.at(-1).message, 'events[tool:before][0].hooks[0]: unknown hook type "warp"')
+  assert.equal(diags.at(-1).event, 'tool:before')
+})
+
+test('run prints {outcome, runs, canonical} and exits 2 on deny', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.claude({
+    PreToolUse: [
+      { matcher: 'Bash', hooks: [{ command: "echo 'no shell today' >&2; exit 2" }] },
+      { matcher: 'Read', hooks: [{ command: answer({ systemMessage: 'read ok' }) }] },
+    ],
+  })
+  const payload = p.write('payload.json', { tool_name: 'Bash', tool_input: { command: 'ls' } })
+  let r = hookrt(p, ['run', '--event', 'PreToolUse', '--payload', payload])
+  assert.equal(r.code, 2, r.err)
+  const v = JSON.parse(r.out)
+  assert.deepEqual(Object.keys(v).sort(), ['canonical', 'outcome', 'runs'])
+  assert.equal(v.outcome.reason, 'no shell today')
+
+  r = hookrt(p, ['run', '--event', 'PreToolUse', '--payload', '-'], { input: '{"tool_name":"Read"}' })
+  assert.equal(r.code, 0, r.err)
+  assert.deepEqual(JSON.parse(r.out).outcome.messages, ['read ok'])
+
+  r = hookrt(p, ['run', '--event', 'PreToolUse', '--subject', 'Bash'])
+  assert.equal(r.code, 2)
+
+  r = hookrt(p, ['run', '--event', 'Nope'])
+  assert.equal(r.code, 1)
+  assert.match(r.err, /unknown event "Nope"/)
+  r = hookrt(p, ['run', '--event', 'Stop', '--payload', '-'], { input: '[1]' })
+  assert.equal(r.code, 1)
+  assert.match(r.err, /payload must be a JSON object/)
+})
+
+test('dump and list show the merged configuration', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.write('home/.codex/hooks.json', { hooks: { Stop: [{ hooks: [{ command: 'true' }] }] } })
+  p.claude({ Stop: [{ hooks: [{ command: 'echo proj' }] }] })
+  let r = hookrt(p, ['list'])
+  assert.equal(r.code, 0)
+  assert.deepEqual(r.out.trim().split('\n'), [`global\tcodex\t${p.path('home/.codex/hooks.json')}`, `project\tclaude\t${p.path('proj/.claude/settings.json')}`])
+  r = hookrt(p, ['dump'])
+  const d = JSON.parse(r.out)
+  assert.deepEqual(d.hooks.map((h) => h.id), ['codex:hooks.json:Stop:0:0', 'claude:settings.json:Stop:0:0'])
+})
+
+test('version, help, bad flags', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  const v = hookrt(p, ['version'])
+  assert.equal(v.code, 0)
+  assert.match(v.out, /^hookrt \d+\.\d+\.\d+/)
+  const h = hookrt(p, ['help'])
+  assert.equal(h.code, 0)
+  assert.match(h.out, /listen/)
+  assert.match(h.out, /validate/)
+  let r = hookrt(p, ['listen', '--bogus'])
+  assert.equal(r.code, 1)
+  assert.match(r.err, /unexpected argument '--bogus'/)
+  assert.equal(r.out, '')
+  r = hookrt(p, ['validate', '--llm-base-url', 'http://127.0.0.1:9'])
+  assert.equal(r.code, 1)
+  assert.match(r.err, /--llm-model/)
+  r = hookrt(p, ['validate', '--timeout', 'soon'])
+  assert.equal(r.code, 1)
+  r = hookrt(p, ['validate', '--timeout', '0'])
+  assert.equal(r.code, 1)
+  assert.match(r.err, /timeoutSec must be a positive number/)
+})
+
+test('HOOKRT_LOG sends logs to stderr, never stdout', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.claude({ Stop: [{ hooks: [{ command: 'echo boom >&2; exit 3' }] }] })
+  const r = hookrt(p, ['run', '--event', 'Stop'], { env: { HOOKRT_LOG: 'debug' } })
+  assert.equal(r.code, 0)
+  JSON.parse(r.out)
+  assert.match(r.err, /exited with code 3: boom/)
+  const quiet = hookrt(p, ['run', '--event', 'Stop'], { env: { HOOKRT_LOG: 'error' } })
+  assert.equal(quiet.err, '')
+})
