@@ -1,0 +1,143 @@
+// `npm run bench`: hookrt's costs, each against a baseline measured in the same run on the
+// same machine (figures are ratios; absolute numbers depend on the machine's load).
+import { spawn } from 'node:child_process'
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const { createRuntime } = require(join(root, 'wrapper.js'))
+const bin = join(root, 'bin', 'hookrt.js')
+const quick = process.argv.includes('--quick')
+const results = []
+
+function report(name, value, unit, baselineName, baseline, ratio, target) {
+  const line = `${name}: ${value.toFixed(unit === 'ops/s' ? 0 : 3)} ${unit} | baseline ${baselineName}: ${baseline.toFixed(unit === 'ops/s' ? 0 : 3)} ${unit} | ratio ${ratio.toFixed(2)}${target ? ` (target ${target})` : ''}`
+  results.push(line)
+  console.log(line)
+}
+
+function projectWith(hooks) {
+  const dir = mkdtempSync(join(tmpdir(), 'hookrt-bench-'))
+  mkdirSync(join(dir, 'home'))
+  mkdirSync(join(dir, 'proj', '.claude'), { recursive: true })
+  writeFileSync(join(dir, 'proj', '.claude', 'settings.json'), JSON.stringify({ hooks }))
+  return { dir, cwd: join(dir, 'proj'), home: join(dir, 'home') }
+}
+
+const payload = { session_id: 's1', tool_name: 'Read', tool_input: { file_path: '/tmp/x', limit: 100 }, cwd: '/w' }
+
+async function noMatch() {
+  const p = projectWith({ PreToolUse: [{ matcher: 'Bash', hooks: [{ command: 'exit 2' }] }] })
+  const rt = createRuntime({ cwd: p.cwd, homeDir: p.home })
+  const n = quick ? 200_000 : 1_000_000
+  // Baseline: a pure-JS async function building the same empty result.
+  const jsEmpty = async (event, pl) => ({ canonical: 'tool:before', outcome: { decision: 'none', stop: false, contexts: [], messages: [], updateInputs: [], downgraded: false }, runs: [], pl })
+  for (let i = 0; i < 20000; i++) {
+    await rt.dispatch('PreToolUse', payload)
+    await jsEmpty('PreToolUse', payload)
+  }
+  let t = process.hrtime.bigint()
+  for (let i = 0; i < n; i++) await jsEmpty('PreToolUse', payload)
+  const base = n / (Number(process.hrtime.bigint() - t) / 1e9)
+  t = process.hrtime.bigint()
+  for (let i = 0; i < n; i++) await rt.dispatch('PreToolUse', payload)
+  const ours = n / (Number(process.hrtime.bigint() - t) / 1e9)
+  report('N-API dispatch, no matching hook', ours, 'ops/s', 'pure-JS async function', base, ours / base, '>= 500000 ops/s')
+  rmSync(p.dir, { recursive: true, force: true })
+}
+
+function rawSpawn() {
+  return new Promise((resolve, reject) => {
+    const c = spawn('/bin/sh', ['-c', 'true'], { stdio: ['pipe', 'pipe', 'pipe'] })
+    c.stdin.on('error', () => {})
+    c.stdin.end(JSON.stringify(payload) + '\n')
+    c.stdout.resume()
+    c.stderr.resume()
+    c.on('error', reject)
+    c.on('close', resolve)
+  })
+}
+
+async function timeSeq(n, fn) {
+  for (let i = 0; i < 10; i++) await fn()
+  const t = process.hrtime.bigint()
+  for (let i = 0; i < n; i++) await fn()
+  return Number(process.hrtime.bigint() - t) / 1e6 / n
+}
+
+async function oneTrueHook() {
+  const p = projectWith({ PreToolUse: [{ hooks: [{ command: 'true' }] }] })
+  const rt = createRuntime({ cwd: p.cwd, homeDir: p.home })
+  const n = quick ? 100 : 300
+  // Interleave the two so machine noise hits both alike.
+  let raw = 0
+  let ours = 0
+  for (let round = 0; round < 3; round++) {
+    raw += await timeSeq(n / 3, rawSpawn)
+    ours += await timeSeq(n / 3, () => rt.dispatch('PreToolUse', payload))
+  }
+  report('dispatch of one matching `true` hook', ours / 3, 'ms', 'raw spawn of /bin/sh -c true with pipes', raw / 3, ours / raw, '<= 1.3')
+  rmSync(p.dir, { recursive: true, force: true })
+  return raw / 3
+}
+
+async function fiveSleepers() {
+  const p = projectWith({ PreToolUse: [{ hooks: Array.from({ length: 5 }, () => ({ command: 'sleep 0.2' })) }] })
+  const rt = createRuntime({ cwd: p.cwd, homeDir: p.home })
+  const one = projectWith({ PreToolUse: [{ hooks: [{ command: 'sleep 0.2' }] }] })
+  const rt1 = createRuntime({ cwd: one.cwd, homeDir: one.home })
+  const single = await timeSeq(5, () => rt1.dispatch('PreToolUse', payload))
+  const five = await timeSeq(5, () => rt.dispatch('PreToolUse', payload))
+  report('five matching hooks sleeping 0.2 s (wall)', five / 1000, 's', 'one such hook', single / 1000, five / single, 'wall <= 0.3 s')
+  rmSync(p.dir, { recursive: true, force: true })
+  rmSync(one.dir, { recursive: true, force: true })
+}
+
+/** Pipes `lines` into a command and resolves with wall seconds and the answer count. */
+function pipeThrough(cmd, args, lines) {
+  return new Promise((resolve, reject) => {
+    const t = process.hrtime.bigint()
+    const c = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] })
+    let count = 0
+    c.stdout.on('data', (d) => {
+      for (let i = d.indexOf(10); i >= 0; i = d.indexOf(10, i + 1)) count++
+    })
+    c.on('error', reject)
+    c.on('close', () => resolve({ secs: Number(process.hrtime.bigint() - t) / 1e9, count }))
+    c.stdin.end(lines)
+  })
+}
+
+async function listenThroughput() {
+  const p = projectWith({ PreToolUse: [{ matcher: 'Bash', hooks: [{ command: 'exit 2' }] }] })
+  const n = quick ? 20_000 : 100_000
+  const line = JSON.stringify({ op: 'dispatch', event: 'PreToolUse', payload }) + '\n'
+  const lines = line.repeat(n)
+  const echo = await pipeThrough(process.execPath, [join(root, 'bench', 'echo-server.mjs')], lines)
+  const ours = await pipeThrough(process.execPath, [bin, 'listen', '--cwd', p.cwd, '--home', p.home], lines)
+  if (ours.count !== n || echo.count !== n) throw new Error(`answers: hookrt ${ours.count}, echo ${echo.count}, wanted ${n}`)
+  report(`hookrt listen, ${n} no-match dispatch lines (whole process)`, n / ours.secs, 'ops/s', 'Node JSON-lines echo server', n / echo.secs, echo.secs / ours.secs, '>= 3x')
+  rmSync(p.dir, { recursive: true, force: true })
+}
+
+async function listenTrueHooks(rawMs) {
+  const p = projectWith({ PreToolUse: [{ hooks: [{ command: 'true' }] }] })
+  const n = quick ? 100 : 300
+  const line = JSON.stringify({ op: 'dispatch', event: 'PreToolUse', payload }) + '\n'
+  const ours = await pipeThrough(process.execPath, [bin, 'listen', '--cwd', p.cwd, '--home', p.home], line.repeat(n))
+  if (ours.count !== n) throw new Error(`answers: ${ours.count}`)
+  const per = (ours.secs * 1000) / n
+  report(`hookrt listen, ${n} dispatches of one \`true\` hook`, per, 'ms', 'raw spawn of /bin/sh -c true with pipes', rawMs, per / rawMs)
+  rmSync(p.dir, { recursive: true, force: true })
+}
+
+console.log(`hookrt bench (${quick ? 'quick' : 'full'}), node ${process.version}, ${new Date().toISOString()}`)
+await noMatch()
+const raw = await oneTrueHook()
+await fiveSleepers()
+await listenThroughput()
+await listenTrueHooks(raw)
