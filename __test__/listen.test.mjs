@@ -5,8 +5,13 @@ import { spawn } from 'node:child_process'
 import { project, answer, waitForFile, assertGone, stubbornTree, bin, sleep } from './helpers.mjs'
 
 /** Starts `hookrt listen` for a project; collects parsed response lines. */
-function listen(p, extraArgs = [], env = {}) {
-  const child = spawn(process.execPath, [bin, 'listen', '--cwd', p.path('proj'), '--home', p.path('home'), ...extraArgs], {
+// Both launchers serve the same Rust code: `node bin/hookrt.js` through the addon, and the bin
+// run as a program, which hands over to the native executable.
+const launchers = { addon: (args) => [process.execPath, [bin, ...args]], native: (args) => [bin, args] }
+
+function listen(p, extraArgs = [], env = {}, launcher = 'addon') {
+  const [cmd, argv] = launchers[launcher](['listen', '--cwd', p.path('proj'), '--home', p.path('home'), ...extraArgs])
+  const child = spawn(cmd, argv, {
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   })
@@ -47,10 +52,11 @@ function listen(p, extraArgs = [], env = {}) {
   }
 }
 
-test('every malformed line gets one error line and the server keeps serving', async (t) => {
+for (const launcher of Object.keys(launchers)) {
+test(`${launcher}: every malformed line gets one error line and the server keeps serving`, async (t) => {
   const p = project()
   t.after(() => p.cleanup())
-  const s = listen(p)
+  const s = listen(p, [], {}, launcher)
   const bad = [
     '{not json',
     '[1,2]',
@@ -95,18 +101,18 @@ test('every malformed line gets one error line and the server keeps serving', as
   assert.ok(s.lines.slice(0, -1).every((l) => l.ok === false))
 })
 
-test('a 10 MB dispatch line is served', async (t) => {
+test(`${launcher}: a 10 MB dispatch line is served`, async (t) => {
   const p = project()
   t.after(() => p.cleanup())
   p.claude({ UserPromptSubmit: [{ hooks: [{ command: 'wc -c' }] }] })
-  const s = listen(p)
+  const s = listen(p, [], {}, launcher)
   s.send({ op: 'dispatch', event: 'UserPromptSubmit', payload: { prompt: 'y'.repeat(10 * 1024 * 1024) } })
   s.child.stdin.end()
   await s.exited
   assert.ok(Number(s.lines[0].outcome.contexts[0]) > 10 * 1024 * 1024)
 })
 
-test('requests with ids run concurrently; the others stay in order', async (t) => {
+test(`${launcher}: requests with ids run concurrently; the others stay in order`, async (t) => {
   const p = project()
   t.after(() => p.cleanup())
   p.claude({
@@ -115,7 +121,7 @@ test('requests with ids run concurrently; the others stay in order', async (t) =
       { matcher: 'Fast', hooks: [{ command: answer({ systemMessage: 'fast' }) }] },
     ],
   })
-  const s = listen(p)
+  const s = listen(p, [], {}, launcher)
   s.send({ op: 'dispatch', event: 'PreToolUse', payload: { tool_name: 'Slow' }, id: 'a' })
   s.send({ op: 'dispatch', event: 'PreToolUse', payload: { tool_name: 'Fast' }, id: 'b' })
   s.send({ op: 'dispatch', event: 'PreToolUse', payload: { tool_name: 'Slow' } })
@@ -134,11 +140,11 @@ test('requests with ids run concurrently; the others stay in order', async (t) =
   assert.ok(tags.includes('a:slow'))
 })
 
-test('bye answers what came before and exits while stdin stays open', async (t) => {
+test(`${launcher}: bye answers what came before and exits while stdin stays open`, async (t) => {
   const p = project()
   t.after(() => p.cleanup())
   p.claude({ Stop: [{ hooks: [{ command: `sleep 0.3; ${answer({ systemMessage: 'done' })}` }] }] })
-  const s = listen(p)
+  const s = listen(p, [], {}, launcher)
   s.send({ op: 'dispatch', event: 'Stop', payload: {}, id: 1 })
   s.send({ op: 'dispatch', event: 'Stop', payload: {} })
   s.send({ op: 'bye', id: 'end' })
@@ -150,11 +156,11 @@ test('bye answers what came before and exits while stdin stays open', async (t) 
   assert.ok(s.lines.slice(0, 2).every((l) => l.outcome?.messages[0] === 'done'))
 })
 
-test('SIGTERM kills running hook trees and exits promptly', async (t) => {
+test(`${launcher}: SIGTERM kills running hook trees and exits promptly`, async (t) => {
   const p = project()
   t.after(() => p.cleanup())
   p.claude({ PreToolUse: [{ hooks: [{ command: stubbornTree(p) }] }] })
-  const s = listen(p)
+  const s = listen(p, [], {}, launcher)
   s.send({ op: 'dispatch', event: 'PreToolUse', payload: {}, id: 1 })
   const grand = Number(await waitForFile(p.path('grand.pid')))
   const parent = Number(await waitForFile(p.path('parent.pid')))
@@ -165,11 +171,11 @@ test('SIGTERM kills running hook trees and exits promptly', async (t) => {
   await assertGone(parent)
 })
 
-test('a piped batch gets every answer at end of input', async (t) => {
+test(`${launcher}: a piped batch gets every answer at end of input`, async (t) => {
   const p = project()
   t.after(() => p.cleanup())
   p.claude({ SessionStart: [{ hooks: [{ command: 'echo ctx' }] }] })
-  const s = listen(p)
+  const s = listen(p, [], {}, launcher)
   for (let i = 0; i < 200; i++) s.send({ op: 'dispatch', event: 'SessionStart', payload: {}, ...(i % 2 ? { id: i } : {}) })
   s.child.stdin.end()
   const { code } = await s.exited
@@ -180,10 +186,10 @@ test('a piped batch gets every answer at end of input', async (t) => {
   assert.deepEqual(ids, Array.from({ length: 100 }, (_, i) => 2 * i + 1))
 })
 
-test('reload answers the diagnostics of re-read files', async (t) => {
+test(`${launcher}: reload answers the diagnostics of re-read files`, async (t) => {
   const p = project()
   t.after(() => p.cleanup())
-  const s = listen(p)
+  const s = listen(p, [], {}, launcher)
   s.send({ op: 'reload' })
   await s.waitLines(1)
   p.write('proj/opencode.json', '{"hooks": {"tool.execute.before": [{"matcher": "(", "hooks": [{"command": "true"}]}]}}')
@@ -195,3 +201,4 @@ test('reload answers the diagnostics of re-read files', async (t) => {
   assert.equal(s.lines[1].diagnostics[0].message, 'hooks[tool.execute.before][0]: invalid regex matcher "("')
   await sleep(0)
 })
+}

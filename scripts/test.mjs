@@ -19,13 +19,14 @@ if (!only || only === 'rust') {
   step('cargo test', 'cargo', ['test', '--profile', 'ci', '--no-default-features'])
 }
 if (!only || only === 'node') {
-  step('build addon', join(root, 'node_modules', '.bin', 'napi'), ['build', '--platform', '--profile', 'ci'])
+  step('build addon and executable', process.execPath, [join(root, 'scripts', 'build.mjs')])
   step('node tests', process.execPath, ['--test', '--test-concurrency=2', '__test__/'])
   const conform = join(root, '..', 'shared', 'conformance')
   if (existsSync(join(conform, 'conform.mjs'))) {
     const env = { ...process.env }
     for (const k of Object.keys(env)) if (k.startsWith('HOOKRT_') || k === 'HOOKS') delete env[k]
-    step('conformance', process.execPath, [join(conform, 'conform.mjs'), join(conform, 'cases')], { env })
+    step('conformance (node bin/hookrt.js, the addon)', process.execPath, [join(conform, 'conform.mjs'), join(conform, 'cases')], { env })
+    step('conformance (bin/hookrt.js as a program, the native executable)', process.execPath, [join(conform, 'conform.mjs'), '--impl', join(root, 'bin', 'hookrt.js'), join(conform, 'cases')], { env })
   } else {
     console.log('\n(conformance suite not found beside the project; skipped)')
   }

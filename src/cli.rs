@@ -164,13 +164,10 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> 
         }
     };
     match command {
-        Command::Listen => {
-            let stdin = tokio::io::BufReader::with_capacity(256 * 1024, tokio::io::stdin());
-            match listen::serve(rt, stdin, tokio::io::stdout(), shutdown).await {
-                Ended::Finished => 0,
-                Ended::Interrupted => 130,
-            }
-        }
+        Command::Listen => match listen::serve(rt, std::io::stdin(), std::io::stdout(), shutdown).await {
+            Ended::Finished => 0,
+            Ended::Interrupted => 130,
+        },
         Command::Validate { strict, json } => {
             let l = rt.loaded();
             if json {

@@ -147,6 +147,74 @@ mod tests {
     }
 
     #[test]
+    fn empty_dispatch_lines_equal_serialised_results() {
+        use crate::event::CanonicalEvent;
+        let id = Value::from(7);
+        for e in CanonicalEvent::ALL {
+            assert_eq!(empty_dispatch_line(e, None), dispatch_line(&DispatchResult::empty(e), None));
+            assert_eq!(empty_dispatch_line(e, Some(&id)), dispatch_line(&DispatchResult::empty(e), Some(&id)));
+        }
+    }
+
+    #[test]
+    fn quick_answers_equal_the_full_path() {
+        use crate::event::CanonicalEvent;
+        let lines = [
+            r#"{"op":"ping"}"#,
+            r#"{"op":"ping","id":"x\"y"}"#,
+            r#"{"op":"ping","id":null}"#,
+            r#"{"op":"dispatch","event":"PreToolUse","payload":{"tool_name":"Read","n":[1,{"a":2}]},"id":3}"#,
+            r#"{"op":"dispatch","event":"tool:after","payload":null}"#,
+            r#"{"op":"dispatch","event":"SessionEnd","payload":{"reason":"clear","source":"x"},"subject":"s"}"#,
+        ];
+        for l in lines {
+            let q = quick_answer(l, |_, _| false).expect(l);
+            let env = parse_line(l.as_bytes());
+            let full = match env.request.unwrap() {
+                Request::Ping => pong_line(env.id.as_ref()),
+                Request::Dispatch(d) => {
+                    let ev = crate::event::resolve_dispatch_name(&d.event).unwrap();
+                    dispatch_line(&DispatchResult::empty(ev.canonical), env.id.as_ref())
+                }
+                other => panic!("{other:?}"),
+            };
+            assert_eq!(
+                serde_json::from_str::<Value>(&q).unwrap(),
+                serde_json::from_str::<Value>(&full).unwrap(),
+                "{l}"
+            );
+        }
+        // Subjects reach the matcher in the payload's key order of preference.
+        let seen = std::cell::RefCell::new(Vec::new());
+        let record = |ev: crate::event::DispatchEvent, s: Option<&str>| {
+            seen.borrow_mut().push((ev.canonical, s.map(str::to_owned)));
+            true
+        };
+        assert!(quick_answer(r#"{"op":"dispatch","event":"PreToolUse","payload":{"name":"N","tool":"T"}}"#, record)
+            .is_none());
+        assert!(quick_answer(
+            r#"{"op":"dispatch","event":"SessionEnd","payload":{"source":"S","reason":"R"}}"#,
+            record
+        )
+        .is_none());
+        assert_eq!(
+            *seen.borrow(),
+            vec![(CanonicalEvent::ToolBefore, Some("T".into())), (CanonicalEvent::SessionEnd, Some("R".into()))]
+        );
+        // Anything unusual takes the full path.
+        for l in [
+            r#"{"op":5}"#,
+            r#"{"op":"dispatch","event":"Nope"}"#,
+            r#"{"op":"dispatch","event":"Stop","payload":[1]}"#,
+            r#"{"op":"dispatch","event":"PreToolUse","payload":{"tool_name":5}}"#,
+            r#"{"op":"reload"}"#,
+            "[]",
+        ] {
+            assert!(quick_answer(l, |_, _| false).is_none(), "{l}");
+        }
+    }
+
+    #[test]
     fn ids_are_kept_and_invalid_utf8_is_replaced() {
         let e = parse_line(br#"{"op":"ping","id":"r1"}"#);
         assert_eq!(e.id, Some(Value::String("r1".into())));
@@ -156,5 +224,114 @@ mod tests {
             Ok(Request::Dispatch(d)) => assert_eq!(d.payload["x"], "\u{fffd}"),
             other => panic!("{other:?}"),
         }
+    }
+}
+
+/// The answer to a dispatch that ran nothing: the same bytes every time for an event, so they
+/// are built once.
+pub fn empty_dispatch_line(canonical: crate::event::CanonicalEvent, id: Option<&Value>) -> String {
+    static LINES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let lines = LINES.get_or_init(|| {
+        crate::event::CanonicalEvent::ALL.iter().map(|&e| dispatch_line(&DispatchResult::empty(e), None)).collect()
+    });
+    let base = &lines[canonical as usize];
+    match id {
+        None => base.clone(),
+        Some(id) => {
+            let mut s = String::with_capacity(base.len() + 16);
+            s.push_str(&base[..base.len() - 1]);
+            s.push_str(",\"id\":");
+            s.push_str(&id.to_string());
+            s.push('}');
+            s
+        }
+    }
+}
+
+/// A borrowed view of a request line, enough to answer pings and dispatches that match no
+/// hook without building a JSON tree. Anything unusual (wrong types, duplicate keys) fails
+/// here and goes through [`parse_line`], which has the exact error texts.
+#[derive(serde::Deserialize)]
+pub struct Quick<'a> {
+    #[serde(borrow)]
+    pub op: std::borrow::Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub event: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    pub payload: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow, default)]
+    pub subject: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    pub id: Option<&'a serde_json::value::RawValue>,
+}
+
+/// The payload fields that can be a matcher subject.
+#[derive(serde::Deserialize, Default)]
+pub struct SubjectFields<'a> {
+    #[serde(borrow, default)]
+    tool_name: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    tool: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    name: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    source: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    reason: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    agent_type: Option<std::borrow::Cow<'a, str>>,
+}
+
+impl SubjectFields<'_> {
+    fn get(&self, key: &str) -> Option<&str> {
+        match key {
+            "tool_name" => self.tool_name.as_deref(),
+            "tool" => self.tool.as_deref(),
+            "name" => self.name.as_deref(),
+            "source" => self.source.as_deref(),
+            "reason" => self.reason.as_deref(),
+            "agent_type" => self.agent_type.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+/// Answers a ping, or a dispatch for which `runs` says no hook runs, straight from the line.
+/// `None`: take the full path.
+pub fn quick_answer(text: &str, runs: impl Fn(crate::event::DispatchEvent, Option<&str>) -> bool) -> Option<String> {
+    let q: Quick = serde_json::from_str(text).ok()?;
+    let id_raw = q.id.map(|r| r.get()).filter(|r| *r != "null");
+    let with_id = |mut base: String| {
+        if let Some(id) = id_raw {
+            base.pop();
+            base.push_str(",\"id\":");
+            base.push_str(id);
+            base.push('}');
+        }
+        base
+    };
+    match q.op.as_ref() {
+        "ping" => Some(with_id(pong_line(None))),
+        "dispatch" => {
+            let ev = crate::event::resolve_dispatch_name(q.event.as_deref().filter(|e| !e.is_empty())?)?;
+            let payload = q.payload.map(|r| r.get()).filter(|r| *r != "null");
+            if payload.is_some_and(|p| !p.starts_with('{')) {
+                return None;
+            }
+            let subject_fields: SubjectFields = match payload {
+                Some(p) => serde_json::from_str(p).ok()?,
+                None => SubjectFields::default(),
+            };
+            let subject = match q.subject.as_deref() {
+                Some(s) => Some(s),
+                None => ev.canonical.subject_keys().iter().find_map(|k| subject_fields.get(k)),
+            };
+            if runs(ev, subject) {
+                None
+            } else {
+                Some(with_id(empty_dispatch_line(ev.canonical, None)))
+            }
+        }
+        _ => None,
     }
 }

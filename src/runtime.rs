@@ -85,7 +85,8 @@ pub struct Runtime {
     loaded: RwLock<Arc<Loaded>>,
     closed: AtomicBool,
     close_token: CancellationToken,
-    http: reqwest::Client,
+    /// Built on first use: loading the TLS roots costs more than a whole no-match session.
+    http: std::sync::OnceLock<reqwest::Client>,
 }
 
 fn http_client() -> reqwest::Client {
@@ -112,7 +113,7 @@ impl Runtime {
             loaded: RwLock::new(Arc::new(loaded)),
             closed: AtomicBool::new(false),
             close_token: CancellationToken::new(),
-            http: http_client(),
+            http: std::sync::OnceLock::new(),
         })
     }
 
@@ -259,7 +260,7 @@ impl Runtime {
             timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),
             timeout_label: handler::secs_label(secs),
             cancel,
-            http: &self.http,
+            http: self.http.get_or_init(http_client),
         }
     }
 

@@ -60,7 +60,14 @@ async fn folding_follows_configuration_order_not_completion_order() {
     assert_eq!(r["outcome"]["messages"], json!(["slow first", "fast second", "middle third"]));
     assert_eq!(r["outcome"]["reason"], "r-slow\n\nr-fast");
     let ids: Vec<_> = r["runs"].as_array().unwrap().iter().map(|x| x["hook"]["id"].clone()).collect();
-    assert_eq!(ids, vec![json!("claude:settings.json:PreToolUse:0:0"), json!("claude:settings.json:PreToolUse:0:1"), json!("claude:settings.json:PreToolUse:0:2")]);
+    assert_eq!(
+        ids,
+        vec![
+            json!("claude:settings.json:PreToolUse:0:0"),
+            json!("claude:settings.json:PreToolUse:0:1"),
+            json!("claude:settings.json:PreToolUse:0:2")
+        ]
+    );
 }
 
 #[tokio::test]

@@ -11,6 +11,12 @@ pub struct Project {
     pub dir: tempfile::TempDir,
 }
 
+impl Default for Project {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Project {
     pub fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
@@ -50,7 +56,11 @@ impl Project {
 }
 
 pub fn req(event: &str, payload: Value) -> DispatchRequest {
-    DispatchRequest { event: event.into(), payload: payload.as_object().cloned().unwrap_or_default(), ..Default::default() }
+    DispatchRequest {
+        event: event.into(),
+        payload: payload.as_object().cloned().unwrap_or_default(),
+        ..Default::default()
+    }
 }
 
 pub async fn dispatch(rt: &Runtime, event: &str, payload: Value) -> DispatchResult {

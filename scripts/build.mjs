@@ -1,0 +1,29 @@
+// Builds the native addon (hookrt.<platform>.node) and the standalone `hookrt` executable
+// (bin/hookrt-native). `--if-needed`: only when they are missing (the npm install hook on a
+// fresh clone). `--release`: LTO release profile instead of the faster non-LTO `ci` profile.
+import { existsSync, copyFileSync, chmodSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { dirname, join } from 'node:path'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const args = process.argv.slice(2)
+const profile = args.includes('--release') ? 'release' : 'ci'
+const addon = join(root, `hookrt.${process.platform}-${process.arch}-gnu.node`)
+const exe = join(root, 'bin', 'hookrt-native')
+
+function run(cmd, argv) {
+  const r = spawnSync(cmd, argv, { cwd: root, stdio: 'inherit' })
+  if (r.status !== 0) process.exit(r.status ?? 1)
+}
+
+if (args.includes('--if-needed') && existsSync(addon) && existsSync(exe) && !process.env.HOOKRT_FORCE_BUILD) process.exit(0)
+const napi = join(root, 'node_modules', '.bin', 'napi')
+if (!existsSync(napi)) {
+  console.error('hookrt: no prebuilt binary for this platform and @napi-rs/cli is not installed; run `npm install` in a clone')
+  process.exit(1)
+}
+run(napi, ['build', '--platform', '--profile', profile])
+run('cargo', ['build', '--profile', profile, '--no-default-features', '--features', 'cli', '--bin', 'hookrt'])
+copyFileSync(join(root, 'target', profile, 'hookrt'), exe)
+chmodSync(exe, 0o755)
