@@ -114,3 +114,36 @@ test('HOOKRT_LOG sends logs to stderr, never stdout', (t) => {
   const quiet = hookrt(p, ['run', '--event', 'Stop'], { env: { HOOKRT_LOG: 'error' } })
   assert.equal(quiet.err, '')
 })
+
+test('trust list, approve and revoke Hermes hooks', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  const script = p.write('home/.hermes/agent-hooks/guard.sh', 'echo \'{"decision":"block","reason":"guarded"}\'\n')
+  p.write('home/.hermes/config.yaml', `hooks:\n  pre_tool_call:\n    - command: sh ${script}\n`)
+  const payload = p.write('payload.json', { tool_name: 'terminal' })
+  const strict = ['--require-hook-approval']
+  let r = hookrt(p, ['trust', 'list'])
+  assert.equal(r.code, 0, r.err)
+  assert.match(r.out, new RegExp(`^unapproved\\tpre_tool_call\\t[0-9a-f]{12}\\tsh ${script}$`, 'm'))
+  assert.equal(hookrt(p, ['run', '--event', 'pre_tool_call', '--payload', payload, ...strict]).code, 0)
+
+  r = hookrt(p, ['trust', 'approve', `sh ${script}`])
+  assert.equal(r.code, 0, r.err)
+  assert.match(hookrt(p, ['trust', 'list']).out, /^approved\t/m)
+  r = hookrt(p, ['run', '--event', 'pre_tool_call', '--payload', payload, ...strict])
+  assert.equal(r.code, 2)
+  assert.equal(JSON.parse(r.out).outcome.reason, 'guarded')
+
+  // An edited script needs approval again.
+  p.write('home/.hermes/agent-hooks/guard.sh', 'echo \'{"decision":"block","reason":"edited"}\'\n')
+  assert.match(hookrt(p, ['trust', 'list']).out, /^changed\t/m)
+  assert.equal(hookrt(p, ['run', '--event', 'pre_tool_call', '--payload', payload, ...strict]).code, 0)
+  assert.equal(hookrt(p, ['trust', 'approve', '--all']).code, 0)
+  assert.equal(hookrt(p, ['run', '--event', 'pre_tool_call', '--payload', payload, ...strict]).code, 2)
+
+  r = hookrt(p, ['trust', 'revoke', `sh ${script}`])
+  assert.equal(r.code, 0)
+  assert.match(r.out, /revoked 1 approval/)
+  assert.equal(hookrt(p, ['trust', 'approve', 'nope']).code, 1)
+  assert.equal(hookrt(p, ['trust', 'approve']).code, 1)
+})

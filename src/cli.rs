@@ -58,6 +58,9 @@ struct Shared {
     /// Project directory (CLAUDE_PROJECT_DIR).
     #[arg(long, global = true, value_name = "DIR")]
     project_dir: Option<PathBuf>,
+    /// Do not run Hermes shell hooks that were not approved with `hookrt trust approve`.
+    #[arg(long, global = true)]
+    require_hook_approval: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -85,10 +88,32 @@ enum Command {
     Dump,
     /// Print the files read: scope, dialect, file.
     List,
+    /// Consent for Hermes shell hooks: list, approve or revoke (command, event, script hash).
+    Trust {
+        #[command(subcommand)]
+        action: TrustAction,
+    },
     /// Print the version.
     Version,
     /// Print help.
     Help,
+}
+
+#[derive(Subcommand, Debug)]
+enum TrustAction {
+    /// Show every Hermes shell hook with its approval status.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Approve hooks by command (all their events), or every hook with --all.
+    Approve {
+        #[arg(long)]
+        all: bool,
+        commands: Vec<String>,
+    },
+    /// Remove every approval of a command.
+    Revoke { command: String },
 }
 
 impl Shared {
@@ -107,6 +132,7 @@ impl Shared {
             on_error: self.on_error.as_deref().and_then(OnError::parse),
             project_dir: self.project_dir.clone(),
             reap_orphans: Some(true),
+            require_hook_approval: self.require_hook_approval,
             ..Default::default()
         }
     }
@@ -229,7 +255,62 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> 
             }
             0
         }
+        Command::Trust { action } => trust(&rt, action, io),
         Command::Version | Command::Help => 0,
+    }
+}
+
+fn trust(rt: &Runtime, action: TrustAction, io: Io<'_>) -> i32 {
+    use crate::trust::{store_path, TrustStatus, TrustStore};
+    let path = store_path(&rt.options().load.home);
+    let listed = rt.loaded().hermes.clone();
+    match action {
+        TrustAction::List { json } => {
+            if json {
+                let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&listed).unwrap_or_default());
+            } else {
+                for h in &listed {
+                    let status = serde_json::to_value(h.status).ok().and_then(|v| v.as_str().map(str::to_owned));
+                    let hash = h.sha256.as_deref().map(|s| &s[..12.min(s.len())]).unwrap_or("-");
+                    let _ = writeln!(io.out, "{}\t{}\t{}\t{}", status.unwrap_or_default(), h.event, hash, h.command);
+                }
+            }
+            0
+        }
+        TrustAction::Approve { all, commands } => {
+            if !all && commands.is_empty() {
+                let _ = writeln!(io.err, "hookrt: name the commands to approve, or pass --all");
+                return 1;
+            }
+            let mut store = TrustStore::load(&path);
+            let mut n = 0;
+            for h in listed.iter().filter(|h| all || commands.contains(&h.command)) {
+                if h.status != TrustStatus::Approved || all {
+                    store.approve(&h.event, &h.command, h.sha256.as_deref());
+                    n += 1;
+                }
+            }
+            if let Some(missing) = commands.iter().find(|c| !listed.iter().any(|h| &h.command == *c)) {
+                let _ = writeln!(io.err, "hookrt: no Hermes hook runs {missing:?}");
+                return 1;
+            }
+            if let Err(e) = store.save(&path) {
+                let _ = writeln!(io.err, "hookrt: cannot write {}: {e}", path.display());
+                return 1;
+            }
+            let _ = writeln!(io.out, "approved {n} hook(s) in {}", path.display());
+            0
+        }
+        TrustAction::Revoke { command } => {
+            let mut store = TrustStore::load(&path);
+            let n = store.revoke(&command);
+            if let Err(e) = store.save(&path) {
+                let _ = writeln!(io.err, "hookrt: cannot write {}: {e}", path.display());
+                return 1;
+            }
+            let _ = writeln!(io.out, "revoked {n} approval(s)");
+            0
+        }
     }
 }
 

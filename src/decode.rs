@@ -2,6 +2,7 @@
 //! shapes of the other ecosystems (SPEC §8).
 
 use crate::config::OnError;
+use crate::dialect::Dialect;
 use crate::event::{resolve_any_name, CanonicalEvent};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -60,16 +61,28 @@ pub const BLOCKED_BY_HOOK: &str = "blocked by hook";
 /// Default reason of `ok:false` without a reason.
 pub const DENIED_BY_EVALUATION: &str = "denied by evaluation";
 
-/// Decodes a process (or webhook body) result for a dispatch of `event`.
-pub fn decode(raw: Raw, event: CanonicalEvent) -> RunOutcome {
+/// Decodes a process (or webhook body) result for a dispatch of `event`, read the way hooks
+/// of `dialect` are written.
+pub fn decode(raw: Raw, event: CanonicalEvent, dialect: Dialect) -> RunOutcome {
     let stdout = raw.stdout.trim().to_owned();
     let stderr = raw.stderr.trim().to_owned();
     let mut out = RunOutcome { exit_code: Some(raw.exit_code), truncated: raw.truncated, ..Default::default() };
+    // `.agents` hooks answer on the last line of stdout, after any log lines.
+    let answer = if dialect == Dialect::Agents {
+        stdout.lines().rev().map(str::trim).find(|l| !l.is_empty()).unwrap_or("")
+    } else {
+        stdout.as_str()
+    };
     match raw.exit_code {
         Some(0) => {
-            if stdout.starts_with('{') {
-                match serde_json::from_str::<Value>(&stdout) {
-                    Ok(Value::Object(obj)) => apply_answer(&obj, event, &mut out),
+            if answer.starts_with('{') {
+                match serde_json::from_str::<Value>(answer) {
+                    Ok(Value::Object(obj)) => {
+                        apply_answer(&obj, event, &mut out);
+                        if dialect == Dialect::Agents {
+                            apply_agents_answer(&obj, &mut out);
+                        }
+                    }
                     _ => tracing::warn!("hook stdout starts with '{{' but is not a JSON object; ignored"),
                 }
             } else if !stdout.is_empty() {
@@ -78,7 +91,9 @@ pub fn decode(raw: Raw, event: CanonicalEvent) -> RunOutcome {
         }
         Some(2) => {
             out.decision = Some(Decision::Deny);
-            out.reason = Some(if stderr.is_empty() { BLOCKED_BY_HOOK.to_owned() } else { stderr.clone() });
+            let fallback =
+                if dialect == Dialect::Agents && !stdout.is_empty() { stdout.as_str() } else { BLOCKED_BY_HOOK };
+            out.reason = Some(if stderr.is_empty() { fallback.to_owned() } else { stderr.clone() });
         }
         _ => {}
     }
@@ -156,6 +171,30 @@ pub fn apply_answer(obj: &Map<String, Value>, event: CanonicalEvent, out: &mut R
     out.reason = reason;
 }
 
+/// `.agents` deny spellings: `permissionDecision`, `decision` or `behavior` equal to `deny`.
+fn apply_agents_answer(obj: &Map<String, Value>, out: &mut RunOutcome) {
+    if ["permissionDecision", "decision", "behavior"].iter().any(|k| str_field(obj, k) == Some("deny")) {
+        out.decision = Some(Decision::Deny);
+        if out.reason.is_none() {
+            out.reason = str_field(obj, "message").map(str::to_owned).or_else(|| Some(BLOCKED_BY_HOOK.to_owned()));
+        }
+    }
+}
+
+/// `denyOnFailure`: a run that exited non-zero (other than 2) denies.
+pub fn deny_on_failure(out: &mut RunOutcome) {
+    if let Some(code) = out.exit_code {
+        if code != Some(0) && out.decision != Some(Decision::Deny) {
+            out.decision = Some(Decision::Deny);
+            let what = match code {
+                Some(c) => format!("hook failed with exit code {c}"),
+                None => "hook was killed by a signal".to_owned(),
+            };
+            out.reason = Some(if !out.stderr.is_empty() { out.stderr.clone() } else { what });
+        }
+    }
+}
+
 /// The outcome of a run that could not run (spawn failure, timeout, HTTP error, ...).
 pub fn infra_failure(error: &str, on_error: OnError) -> RunOutcome {
     let mut out = RunOutcome { stderr: error.to_owned(), ..Default::default() };
@@ -172,7 +211,11 @@ mod tests {
     use CanonicalEvent::*;
 
     fn run(code: Option<i32>, stdout: &str, stderr: &str, ev: CanonicalEvent) -> RunOutcome {
-        decode(Raw { exit_code: code, stdout: stdout.into(), stderr: stderr.into(), truncated: false }, ev)
+        decode(
+            Raw { exit_code: code, stdout: stdout.into(), stderr: stderr.into(), truncated: false },
+            ev,
+            Dialect::Claude,
+        )
     }
 
     #[test]
@@ -255,6 +298,31 @@ mod tests {
         let o = run(Some(0), "{\"decision\": \"block\"", "", ToolBefore);
         assert_eq!(o.decision, None);
         assert!(o.plain_stdout.is_none());
+    }
+
+    #[test]
+    fn agents_answers_on_the_last_line() {
+        let raw = |code, out: &str, err: &str| Raw {
+            exit_code: Some(code),
+            stdout: out.into(),
+            stderr: err.into(),
+            truncated: false,
+        };
+        let o = decode(
+            raw(0, "checking...\n{\"permissionDecision\":\"deny\",\"reason\":\"no\"}\n", ""),
+            ToolBefore,
+            Dialect::Agents,
+        );
+        assert_eq!((o.decision, o.reason.as_deref()), (Some(Decision::Deny), Some("no")));
+        let o = decode(raw(0, "{\"decision\":\"deny\"}", ""), ToolBefore, Dialect::Agents);
+        assert_eq!(o.decision, Some(Decision::Deny));
+        let o = decode(raw(0, "{\"decision\":\"deny\"}", ""), ToolBefore, Dialect::Claude);
+        assert_eq!(o.decision, None);
+        let o = decode(raw(2, "Bash blocked", ""), ToolBefore, Dialect::Agents);
+        assert_eq!(o.reason.as_deref(), Some("Bash blocked"));
+        let mut o = decode(raw(1, "", "oops"), ToolBefore, Dialect::Agents);
+        deny_on_failure(&mut o);
+        assert_eq!((o.decision, o.reason.as_deref()), (Some(Decision::Deny), Some("oops")));
     }
 
     #[test]

@@ -21,6 +21,8 @@ pub mod options;
 pub mod payload;
 pub mod protocol;
 pub mod runtime;
+pub mod stop_guard;
+pub mod trust;
 
 #[cfg(feature = "napi")]
 pub mod binding;

@@ -76,6 +76,10 @@ pub struct RuntimeOptions {
     pub reap_orphans: Option<bool>,
     /// Match claude literal matchers without regard to case (hosts with lower-case tool names).
     pub case_insensitive_tools: bool,
+    /// Unapproved Hermes shell hooks do not run (default: they run, with a warning).
+    pub require_hook_approval: bool,
+    /// Consecutive blocked Stops of one session after which further blocks are downgraded.
+    pub stop_block_limit: Option<u32>,
 }
 
 /// Options resolved against the environment, as the dispatcher uses them.
@@ -98,10 +102,12 @@ pub struct Resolved {
     pub process_slots: Arc<tokio::sync::Semaphore>,
     pub reap_orphans: bool,
     pub case_insensitive_tools: bool,
+    pub stop_block_limit: u32,
 }
 
 pub const DEFAULT_OUTPUT_CAP: usize = 1024 * 1024;
 pub const DEFAULT_MAX_PROCESSES: usize = 64;
+pub const DEFAULT_STOP_BLOCK_LIMIT: u32 = 8;
 
 /// Whether an environment variable name looks like it holds a secret.
 pub fn is_secret_name(name: &str) -> bool {
@@ -157,6 +163,8 @@ impl RuntimeOptions {
                 dialect: self.dialect,
                 hooks_off: env("HOOKS").as_deref() == Some("0"),
                 subst: Substitutions { vars },
+                require_approval: self.require_hook_approval,
+                accept_hooks: env("HERMES_ACCEPT_HOOKS").as_deref() == Some("1"),
             },
             cwd,
             project_dir: self.project_dir.clone(),
@@ -174,6 +182,7 @@ impl RuntimeOptions {
             process_slots: Arc::new(tokio::sync::Semaphore::new(max)),
             reap_orphans: self.reap_orphans.unwrap_or(false),
             case_insensitive_tools: self.case_insensitive_tools,
+            stop_block_limit: self.stop_block_limit.unwrap_or(DEFAULT_STOP_BLOCK_LIMIT),
         })
     }
 }

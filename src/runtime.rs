@@ -3,7 +3,7 @@
 
 use crate::config::load::load;
 use crate::config::{Diagnostic, Hook, Loaded, OnError};
-use crate::decode::{self, RunOutcome};
+use crate::decode::{self, Decision, RunOutcome};
 use crate::event::{resolve_dispatch_name, CanonicalEvent, DispatchEvent};
 use crate::fold::{fold, Outcome};
 use crate::handler::{self, Failure, RunCtx};
@@ -87,6 +87,8 @@ pub struct Runtime {
     close_token: CancellationToken,
     /// Built on first use: loading the TLS roots costs more than a whole no-match session.
     http: std::sync::OnceLock<reqwest::Client>,
+    stop_guard: crate::stop_guard::StopGuard,
+    outbound: crate::handler::outbound::Outbound,
 }
 
 fn http_client() -> reqwest::Client {
@@ -108,12 +110,15 @@ impl Runtime {
     pub fn with_env(options: &RuntimeOptions, env: &dyn Fn(&str) -> Option<String>) -> Result<Self, String> {
         let opts = options.resolve(env)?;
         let loaded = Self::load(&opts);
+        let stop_guard = crate::stop_guard::StopGuard::new(opts.stop_block_limit);
         Ok(Runtime {
             opts,
             loaded: RwLock::new(Arc::new(loaded)),
             closed: AtomicBool::new(false),
             close_token: CancellationToken::new(),
             http: std::sync::OnceLock::new(),
+            stop_guard,
+            outbound: Default::default(),
         })
     }
 
@@ -183,10 +188,23 @@ impl Runtime {
         if cancel.is_cancelled() {
             return Err(DispatchError::Aborted);
         }
+        let mut req = req;
+        let session = req.payload.get("session_id").and_then(Value::as_str).unwrap_or("").to_owned();
+        let is_stop = ev.canonical == CanonicalEvent::TurnStop;
+        if is_stop
+            && self.stop_guard.was_blocked(&session)
+            && req.payload.get("stop_hook_active") != Some(&Value::Bool(true))
+        {
+            req.payload.insert("stop_hook_active".into(), Value::Bool(true));
+        }
         let loaded = self.loaded();
+        self.notify_outbound(&loaded, ev.canonical, &req);
         let subject = req.subject.as_deref().or_else(|| ev.canonical.subject_of(&req.payload));
         let plan = loaded.table.plan(ev, subject);
         if plan.is_empty() {
+            if is_stop {
+                self.stop_guard.record(&session, false);
+            }
             return Ok(DispatchResult::empty(ev.canonical));
         }
 
@@ -238,8 +256,52 @@ impl Runtime {
             });
         }
         let runs: Vec<Run> = results.into_iter().flatten().collect();
-        let outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical);
+        let mut outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical);
+        if is_stop && self.stop_guard.record(&session, outcome.decision == Decision::Deny) {
+            tracing::warn!(
+                session = %session,
+                "Stop blocked more than {} times in a row; letting the turn stop",
+                self.opts.stop_block_limit
+            );
+            outcome.decision = Decision::None;
+            outcome.raw_decision = Some(Decision::Deny);
+            outcome.raw_reason = outcome.reason.take();
+            outcome.downgraded = true;
+        }
         Ok(DispatchResult { canonical: ev.canonical, outcome, runs })
+    }
+
+    /// Queues the Hermes outbound webhooks subscribed to this event (never waits).
+    fn notify_outbound(&self, loaded: &Loaded, canonical: CanonicalEvent, req: &DispatchRequest) {
+        let mut targets = loaded.table.outbound_for(canonical).peekable();
+        if targets.peek().is_none() {
+            return;
+        }
+        let cwd = req.cwd.clone().unwrap_or_else(|| self.opts.cwd.display().to_string());
+        let ts = payload::iso_now();
+        let pctx = PayloadCtx { host: &req.payload, canonical, cwd: &cwd, model: None, turn_id: None, ts: &ts };
+        let http = self.http.get_or_init(http_client);
+        for t in targets {
+            let Some((_, name)) = t.events.iter().find(|(c, _)| *c == canonical) else { continue };
+            let id = crate::handler::outbound::delivery_id();
+            let body = serde_json::json!({
+                "event": name,
+                "delivery_id": id,
+                "timestamp": ts,
+                "payload": payload::hook_input(&pctx, crate::dialect::Dialect::Hermes, name),
+            });
+            let secret = t.secret_env.as_deref().and_then(|k| std::env::var(k).ok()).filter(|s| !s.is_empty());
+            self.outbound.enqueue(
+                http,
+                crate::handler::outbound::Delivery {
+                    url: t.url.clone(),
+                    event: name.clone(),
+                    id,
+                    body: serde_json::to_vec(&body).unwrap_or_default(),
+                    secret,
+                },
+            );
+        }
     }
 
     fn run_ctx<'a>(
@@ -271,7 +333,10 @@ impl Runtime {
         let duration_ms = started.elapsed().as_millis() as u64;
         let (outcome, error) = match result {
             Ok(raw) => {
-                let o = decode::decode(raw, event);
+                let mut o = decode::decode(raw, event, hook.dialect);
+                if hook.deny_on_failure {
+                    decode::deny_on_failure(&mut o);
+                }
                 if let Some(Some(code)) = o.exit_code.filter(|c| *c != Some(0) && *c != Some(2)) {
                     tracing::warn!(hook = %hook.id, "hook exited with code {code}: {}", crate::handler::first_chars(&o.stderr, self.opts.stderr_cap));
                 } else if o.exit_code == Some(None) {
@@ -281,7 +346,8 @@ impl Runtime {
             }
             Err(Failure::Aborted) => return None,
             Err(Failure::Infra(e)) => {
-                let policy = hook.on_error.unwrap_or(self.opts.on_error);
+                let policy =
+                    if hook.deny_on_failure { OnError::Block } else { hook.on_error.unwrap_or(self.opts.on_error) };
                 if policy != OnError::Ignore {
                     tracing::warn!(hook = %hook.id, "hook failed: {e}");
                 }

@@ -65,6 +65,22 @@ pub fn parse_json(text: &str, dialect: Dialect, path: &Path) -> Result<serde_jso
     }
 }
 
+/// Parses a config file by its format: TOML (`.toml`), YAML (`.yaml`/`.yml`), else JSON.
+pub fn parse_root(text: &str, dialect: Dialect, path: &Path) -> Result<serde_json::Value, String> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("toml") => {
+            toml::from_str::<serde_json::Value>(text).map_err(|e| format!("config is not valid TOML: {}", e.message()))
+        }
+        Some("yaml" | "yml") => {
+            if text.trim().is_empty() {
+                return Ok(serde_json::Value::Object(Default::default()));
+            }
+            serde_saphyr::from_str::<serde_json::Value>(text).map_err(|e| format!("config is not valid YAML: {e}"))
+        }
+        _ => parse_json(text, dialect, path),
+    }
+}
+
 /// How the root-must-be-an-object diagnostic names the file kind.
 pub fn describe(dialect: Dialect, path: &Path) -> &'static str {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");

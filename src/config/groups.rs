@@ -158,6 +158,7 @@ pub fn parse_event_map(
                     handler,
                     timeout,
                     on_error,
+                    deny_on_failure: obj.and_then(|o| o.get("denyOnFailure")) == Some(&Value::Bool(true)),
                     file: ctx.path.to_path_buf(),
                 });
             }

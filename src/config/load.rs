@@ -4,8 +4,9 @@
 use super::discovery::{self, Candidate};
 use super::file::{self, ReadError};
 use super::groups::{self, FileCtx, Substitutions};
-use super::{Diagnostic, Hook, HookTable, Loaded, Scope, Severity, Source};
+use super::{agents, hermes, Diagnostic, Hook, HookTable, Loaded, Scope, Severity, Source};
 use crate::dialect::Dialect;
+use crate::trust::{self, TrustStore};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -24,6 +25,10 @@ pub struct LoadOptions {
     /// `HOOKS=0` in the environment.
     pub hooks_off: bool,
     pub subst: Substitutions,
+    /// Unapproved Hermes hooks do not run.
+    pub require_approval: bool,
+    /// `HERMES_ACCEPT_HOOKS=1`: every Hermes hook counts as approved.
+    pub accept_hooks: bool,
 }
 
 /// Loads configuration. Never fails; problems become diagnostics.
@@ -42,6 +47,12 @@ pub fn load(opts: &LoadOptions) -> Loaded {
     let mut sources = Vec::new();
     let mut seen_files: HashSet<PathBuf> = HashSet::new();
     let mut disabled: Option<bool> = None;
+    let consent = hermes::Consent {
+        store: TrustStore::load(&trust::store_path(&opts.home)),
+        require: opts.require_approval,
+        accept_all: opts.accept_hooks,
+    };
+    let mut extra = hermes::HermesOut::default();
 
     for cand in list {
         let real = std::fs::canonicalize(&cand.path).unwrap_or_else(|_| cand.path.clone());
@@ -56,7 +67,7 @@ pub fn load(opts: &LoadOptions) -> Loaded {
                 continue;
             }
         };
-        let (dialect, groups, off) = load_file(&cand, &text, opts, &mut hooks, &mut diags);
+        let (dialect, groups, off) = load_file(&cand, &text, opts, &consent, &mut hooks, &mut diags, &mut extra);
         if let Some(off) = off {
             disabled = Some(off);
         }
@@ -64,8 +75,9 @@ pub fn load(opts: &LoadOptions) -> Loaded {
     }
 
     let hooks = dedup(hooks);
-    let table = HookTable::new(hooks, opts.hooks_off || disabled.unwrap_or(false));
-    Loaded { table, diagnostics: diags, sources }
+    let mut table = HookTable::new(hooks, opts.hooks_off || disabled.unwrap_or(false));
+    table.outbound = extra.outbound;
+    Loaded { table, diagnostics: diags, sources, hermes: extra.listed }
 }
 
 fn file_diag(path: &Path, message: String) -> Diagnostic {
@@ -77,11 +89,13 @@ fn load_file(
     cand: &Candidate,
     text: &str,
     opts: &LoadOptions,
+    consent: &hermes::Consent,
     hooks: &mut Vec<Hook>,
     diags: &mut Vec<Diagnostic>,
+    extra: &mut hermes::HermesOut,
 ) -> (Dialect, usize, Option<bool>) {
     let provisional = cand.dialect.unwrap_or_else(|| discovery::recognise(&cand.path, None));
-    let root = match file::parse_json(text, provisional, &cand.path) {
+    let root = match file::parse_root(text, provisional, &cand.path) {
         Ok(v) => v,
         Err(m) => {
             diags.push(file_diag(&cand.path, m));
@@ -97,6 +111,17 @@ fn load_file(
         return (dialect, 0, None);
     };
     let off = obj.get("disableAllHooks").and_then(Value::as_bool);
+    match dialect {
+        Dialect::Hermes => {
+            let ctx = FileCtx { path: &cand.path, dialect, member: "hooks", subst: &opts.subst };
+            return (dialect, hermes::parse(&ctx, obj, &opts.home, consent, hooks, diags, extra), off);
+        }
+        Dialect::Agents => {
+            let ctx = FileCtx { path: &cand.path, dialect, member: "hooks", subst: &opts.subst };
+            return (dialect, agents::parse(&ctx, obj, hooks, diags), off);
+        }
+        _ => {}
+    }
     let member = if dialect == Dialect::Native && !obj.contains_key("hooks") { "events" } else { "hooks" };
     let groups = match obj.get(member) {
         Some(Value::Object(map)) => {

@@ -4,9 +4,11 @@
 //! diagnostics ([`groups`]) → one [`HookTable`] the dispatcher plans from. Loading never
 //! fails: a broken file only adds [`Diagnostic`]s.
 
+pub mod agents;
 pub mod discovery;
 pub mod file;
 pub mod groups;
+pub mod hermes;
 pub mod load;
 pub mod table;
 
@@ -152,6 +154,8 @@ pub struct Hook {
     /// Per-hook timeout in seconds.
     pub timeout: Option<f64>,
     pub on_error: Option<OnError>,
+    /// `.agents` `denyOnFailure`: a failed run (non-zero exit, timeout) denies.
+    pub deny_on_failure: bool,
     pub file: PathBuf,
 }
 
@@ -198,4 +202,6 @@ pub struct Loaded {
     pub table: HookTable,
     pub diagnostics: Vec<Diagnostic>,
     pub sources: Vec<Source>,
+    /// Hermes shell hooks with their consent status (for `hookrt trust`).
+    pub hermes: Vec<hermes::HermesHook>,
 }

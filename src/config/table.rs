@@ -13,6 +13,8 @@ pub struct HookTable {
     pub disabled: bool,
     /// Compare claude-style literal matchers without regard to case (dsh's lower-case tools).
     pub case_insensitive_literals: bool,
+    /// Hermes outbound webhooks (notify-only).
+    pub outbound: Vec<super::hermes::OutboundTarget>,
 }
 
 impl HookTable {
@@ -26,6 +28,7 @@ impl HookTable {
             by_event,
             disabled,
             case_insensitive_literals: false,
+            outbound: Vec::new(),
         }
     }
 
@@ -51,9 +54,20 @@ impl HookTable {
         self.selected(ev, subject).cloned().collect()
     }
 
-    /// Whether any hook runs, without allocating (the no-match fast path).
+    /// Whether any hook runs (or an outbound webhook wants the event), without allocating:
+    /// the no-match fast path.
     pub fn any_match(&self, ev: DispatchEvent, subject: Option<&str>) -> bool {
-        self.selected(ev, subject).next().is_some()
+        self.selected(ev, subject).next().is_some() || self.wants_outbound(ev.canonical)
+    }
+
+    /// Outbound webhooks subscribed to an event.
+    pub fn outbound_for(&self, e: CanonicalEvent) -> impl Iterator<Item = &super::hermes::OutboundTarget> {
+        let on = !self.disabled;
+        self.outbound.iter().filter(move |t| on && t.events.iter().any(|(c, _)| *c == e))
+    }
+
+    fn wants_outbound(&self, e: CanonicalEvent) -> bool {
+        !self.outbound.is_empty() && self.outbound_for(e).next().is_some()
     }
 
     /// Whether any hook at all is declared for the canonical event.

@@ -2,6 +2,7 @@
 //! decoded the same way, or a [`Failure`].
 
 pub mod oracle;
+pub mod outbound;
 pub mod process;
 pub mod proxy;
 pub mod shell;

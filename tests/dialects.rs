@@ -1,0 +1,291 @@
+//! The hook files users already have: Codex config.toml, Hermes config.yaml (with consent),
+//! .agents/hooks.json; the stdin each hook sees; de-duplication; the Stop loop guard.
+
+mod common;
+use common::*;
+use hookrt::config::Severity;
+use hookrt::options::RuntimeOptions;
+use hookrt::runtime::Runtime;
+use hookrt::trust::{script_hash, store_path, TrustStore};
+use serde_json::{json, Value};
+
+fn messages(r: &Value) -> Vec<String> {
+    r["outcome"]["messages"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_owned()).collect()
+}
+
+#[tokio::test]
+async fn codex_config_toml_hooks_run_like_hooks_json() {
+    let p = Project::new();
+    p.write(
+        "home/.codex/config.toml",
+        r#"model = "o3"
+
+[[hooks.PreToolUse]]
+matcher = "^Ba"
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = "printf '{\"systemMessage\":\"from toml\"}'"
+"#,
+    );
+    let rt = p.runtime();
+    assert!(rt.loaded().diagnostics.is_empty(), "{:?}", rt.loaded().diagnostics);
+    let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "Bash"})).await);
+    assert_eq!(messages(&r), vec!["from toml"]);
+    assert_eq!(r["runs"][0]["hook"]["id"], "codex:config.toml:PreToolUse:0:0");
+    assert_eq!(r["runs"][0]["hook"]["dialect"], "codex");
+
+    // A config.toml without hooks is just settings; a broken one is a diagnostic.
+    p.write("home/.codex/config.toml", "model = \"o3\"\n");
+    assert!(p.runtime().loaded().diagnostics.is_empty());
+    p.write("home/.codex/config.toml", "[hooks\nPreToolUse = 1\n");
+    let d = p.runtime().loaded().diagnostics.clone();
+    assert_eq!(d.len(), 1);
+    assert!(d[0].message.starts_with("config is not valid TOML: "), "{}", d[0].message);
+    assert_eq!(d[0].file.as_deref(), Some(p.path("home/.codex/config.toml").to_str().unwrap()));
+}
+
+fn hermes_config(p: &Project, body: &str) {
+    p.write("home/.hermes/config.yaml", body);
+}
+
+#[tokio::test]
+async fn hermes_shell_hooks() {
+    let p = Project::new();
+    let script = p.write(
+        "home/.hermes/agent-hooks/guard.sh",
+        "#!/bin/sh\ncat > /dev/null\nprintf '{\"action\":\"block\",\"message\":\"no %s\"}\\n' \"$1\"\n",
+    );
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    hermes_config(
+        &p,
+        r#"
+model: whatever
+hooks:
+  pre_tool_call:
+    - matcher: "terminal|patch"
+      command: "~/.hermes/agent-hooks/guard.sh 'rm -rf' $HOME"
+      timeout: 500
+  pre_llm_call:
+    - command: printf '{"context":"Today is Friday"}'
+    - matcher: "x"
+      command: "true"
+  pre_tool_cal:
+    - command: "true"
+  on_session_end:
+    - timeout: 3
+"#,
+    );
+    let rt = p.runtime();
+    let d: Vec<(Severity, String)> = rt.loaded().diagnostics.iter().map(|d| (d.severity, d.message.clone())).collect();
+    let has = |m: &str| d.iter().any(|(_, x)| x.contains(m));
+    assert!(has("hooks[pre_tool_call][0]: timeout 500 is over 300s; capped"), "{d:?}");
+    assert!(has("hooks[pre_llm_call][1]: matcher has no effect on pre_llm_call"), "{d:?}");
+    assert!(has("unknown event \"pre_tool_cal\" (ignored); did you mean \"pre_tool_call\"?"), "{d:?}");
+    assert!(has("hooks[on_session_end][0]: missing command (skipped)"), "{d:?}");
+    assert!(has("not approved; runs anyway"), "{d:?}");
+
+    let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "terminal"})).await);
+    // Split shell-style and run without a shell: the quoted words stay one argument and
+    // `$HOME` is not expanded.
+    assert_eq!(r["outcome"]["decision"], "deny");
+    assert_eq!(r["outcome"]["reason"], "no rm -rf");
+    assert_eq!(r["runs"][0]["hook"]["id"], "hermes:config.yaml:pre_tool_call:0:0");
+    let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "read_file"})).await);
+    assert_eq!(r["runs"].as_array().unwrap().len(), 0);
+    let r = to_json(&dispatch(&rt, "pre_llm_call", json!({"user_message": "hi"})).await);
+    assert_eq!(r["outcome"]["contexts"], json!(["Today is Friday"]));
+    assert_eq!(r["canonical"], "prompt:submit");
+}
+
+#[tokio::test]
+async fn hermes_consent_requires_approval_and_reapproval_after_edits() {
+    let p = Project::new();
+    let script = p.write("home/hooks/ok.sh", "echo '{\"decision\":\"block\",\"reason\":\"v1\"}'\n");
+    hermes_config(&p, &format!("hooks:\n  pre_tool_call:\n    - command: sh {}\n", script.display()));
+    let opts = RuntimeOptions { require_hook_approval: true, ..p.options() };
+    let rt = Runtime::with_env(&opts, &|_| None).unwrap();
+    assert!(rt.loaded().diagnostics.iter().any(|d| d.message.contains("not approved; skipped")));
+    let r = to_json(&dispatch(&rt, "pre_tool_call", json!({"tool_name": "x"})).await);
+    assert_eq!(r["runs"].as_array().unwrap().len(), 0);
+
+    // Approve the (event, command) pair with the script's current hash.
+    let command = format!("sh {}", script.display());
+    let argv: Vec<String> = vec!["sh".into(), script.display().to_string()];
+    let (_, hash) = script_hash(&argv, &p.path("home")).unwrap();
+    let mut store = TrustStore::default();
+    store.approve("pre_tool_call", &command, Some(&hash));
+    store.save(&store_path(&p.path("home"))).unwrap();
+    let rt = Runtime::with_env(&opts, &|_| None).unwrap();
+    assert!(rt.loaded().diagnostics.is_empty(), "{:?}", rt.loaded().diagnostics);
+    let r = to_json(&dispatch(&rt, "pre_tool_call", json!({"tool_name": "x"})).await);
+    assert_eq!(r["outcome"]["reason"], "v1");
+
+    // Editing the script withdraws the approval.
+    std::fs::write(&script, "echo '{\"decision\":\"block\",\"reason\":\"v2\"}'\n").unwrap();
+    let rt = Runtime::with_env(&opts, &|_| None).unwrap();
+    assert!(rt.loaded().diagnostics.iter().any(|d| d.message.contains("its script changed since it was approved")));
+    assert_eq!(rt.loaded().hermes[0].status, hookrt::trust::TrustStatus::Changed);
+    let r = to_json(&dispatch(&rt, "pre_tool_call", json!({"tool_name": "x"})).await);
+    assert_eq!(r["runs"].as_array().unwrap().len(), 0);
+
+    // HERMES_ACCEPT_HOOKS=1 accepts everything.
+    let rt = Runtime::with_env(&opts, &|k| (k == "HERMES_ACCEPT_HOOKS").then(|| "1".to_string())).unwrap();
+    let r = to_json(&dispatch(&rt, "pre_tool_call", json!({"tool_name": "x"})).await);
+    assert_eq!(r["outcome"]["reason"], "v2");
+}
+
+#[tokio::test]
+async fn agents_hooks_json() {
+    let p = Project::new();
+    p.write(
+        "proj/.agents/hooks.json",
+        &json!({
+            "PreToolUse": [
+                {"matcher": "Bash", "command": "echo 'Bash blocked by PreToolUse demo' >&2; exit 2"},
+                {"matcher": "Write", "command": "echo checking; echo '{\"behavior\":\"deny\",\"message\":\"no writes\"}'"},
+                {"matcher": "Edit", "command": "exit 1", "denyOnFailure": true},
+                {"matcher": "Read", "command": "exit 1"},
+                {"matcher": "Slow", "command": "sleep 5", "timeoutMs": 300, "denyOnFailure": true}
+            ],
+            "PostToolUse": [{"matcher": "*", "command": "echo logged >&2"}],
+            "Stop": [{"command": "true", "timeoutMs": -1}]
+        })
+        .to_string(),
+    );
+    let rt = p.runtime();
+    let d = &rt.loaded().diagnostics;
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].message, "Stop[0]: timeoutMs must be a positive number of milliseconds");
+    let reason = |tool: &'static str| {
+        let rt = &rt;
+        async move {
+            let r = to_json(&dispatch(rt, "PreToolUse", json!({"tool_name": tool})).await);
+            (r["outcome"]["decision"].as_str().unwrap().to_owned(), r["outcome"]["reason"].as_str().map(str::to_owned))
+        }
+    };
+    assert_eq!(reason("Bash").await, ("deny".into(), Some("Bash blocked by PreToolUse demo".into())));
+    assert_eq!(reason("Write").await, ("deny".into(), Some("no writes".into())));
+    assert_eq!(reason("Edit").await, ("deny".into(), Some("hook failed with exit code 1".into())));
+    assert_eq!(reason("Read").await, ("none".into(), None));
+    assert_eq!(reason("Slow").await, ("deny".into(), Some("hook failed: timed out after 0.3s".into())));
+    let r = to_json(&dispatch(&rt, "PostToolUse", json!({"tool_name": "Read"})).await);
+    assert_eq!(r["runs"][0]["hook"]["id"], "agents:hooks.json:PostToolUse:0:0");
+
+    // The wrapped form reads the same.
+    p.write("proj/.agents/hooks.json", &json!({"hooks": {"Stop": [{"command": "exit 2"}]}}).to_string());
+    let r = to_json(&dispatch(&p.runtime(), "Stop", json!({})).await);
+    assert_eq!(r["outcome"]["decision"], "deny");
+}
+
+#[tokio::test]
+async fn every_dialect_gets_its_own_stdin() {
+    let p = Project::new();
+    let cap = |name: &str| format!("cat > {}", p.path(&format!("{name}.stdin")).display());
+    p.claude(json!({"PreToolUse": [{"hooks": [{"command": cap("claude")}]}]}));
+    p.write(
+        "proj/.codex/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"command": cap("codex")}]}]}}).to_string(),
+    );
+    p.write(
+        "proj/opencode.json",
+        &json!({"hooks": {"tool.execute.before": [{"hooks": [{"command": cap("opencode")}]}]}}).to_string(),
+    );
+    p.write(
+        "proj/.dsh-hooks.json",
+        &json!({"events": {"tool:before": [{"hooks": [{"command": cap("native")}]}]}}).to_string(),
+    );
+    p.write("proj/.agents/hooks.json", &json!({"PreToolUse": [{"command": cap("agents")}]}).to_string());
+    hermes_config(
+        &p,
+        &format!("hooks:\n  pre_tool_call:\n    - command: sh -c \"cat > {}\"\n", p.path("hermes.stdin").display()),
+    );
+    let opts = RuntimeOptions { model: Some("gpt-x".into()), turn_id: Some("t-9".into()), ..p.options() };
+    let rt = Runtime::with_env(&opts, &|_| None).unwrap();
+    let host = json!({"session_id": "s1", "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "u1"});
+    let r = to_json(&dispatch(&rt, "PreToolUse", host).await);
+    assert_eq!(r["runs"].as_array().unwrap().len(), 6, "{r}");
+    let read = |n: &str| std::fs::read_to_string(p.path(&format!("{n}.stdin"))).unwrap();
+    let parse = |n: &str| serde_json::from_str::<Value>(&read(n)).unwrap();
+    let cwd = p.path("proj").display().to_string();
+
+    let c = parse("claude");
+    assert!(read("claude").ends_with('\n'));
+    assert_eq!(
+        c,
+        json!({"session_id": "s1", "transcript_path": "", "cwd": cwd, "hook_event_name": "PreToolUse",
+               "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "u1"})
+    );
+    assert!(!read("codex").ends_with('\n'));
+    let x = parse("codex");
+    assert_eq!(x["transcript_path"], Value::Null);
+    assert_eq!((x["model"].as_str(), x["turn_id"].as_str()), (Some("gpt-x"), Some("t-9")));
+    assert_eq!(parse("opencode")["hook_event_name"], "tool.execute.before");
+    let n = parse("native");
+    assert_eq!(n["event"], "tool:before");
+    assert!(n["ts"].as_str().unwrap().ends_with('Z'));
+    assert!(n.get("permission_mode").is_none());
+    assert_eq!(n["hook_event_name"], "tool:before");
+    assert_eq!(parse("agents")["hook_event_name"], "PreToolUse");
+    assert_eq!(
+        parse("hermes"),
+        json!({"hook_event_name": "pre_tool_call", "tool_name": "Bash", "tool_input": {"command": "ls"},
+               "session_id": "s1", "cwd": cwd, "extra": {"tool_use_id": "u1"}})
+    );
+}
+
+#[tokio::test]
+async fn identical_handlers_from_several_files_run_once() {
+    let p = Project::new();
+    let hook =
+        json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "echo '{\"systemMessage\":\"guard\"}'"}]}]});
+    p.write("home/.claude/settings.json", &json!({"hooks": hook}).to_string());
+    p.claude(hook.clone());
+    p.write(
+        "proj/.claude/settings.local.json",
+        &json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"command": "echo '{\"systemMessage\":\"guard\"}'", "timeout": 5}]}
+        ]}})
+        .to_string(),
+    );
+    let rt = p.runtime();
+    let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "Bash"})).await);
+    // Home and project copies are identical: one run. The local copy differs (timeout): it runs.
+    assert_eq!(messages(&r), vec!["guard", "guard"]);
+    let files: Vec<_> = rt.loaded().table.hooks().iter().map(|h| h.file.clone()).collect();
+    assert_eq!(files, vec![p.path("home/.claude/settings.json"), p.path("proj/.claude/settings.local.json")]);
+}
+
+#[tokio::test]
+async fn stop_loop_guard() {
+    let p = Project::new();
+    let seen = p.path("active.log");
+    p.claude(json!({"Stop": [{"hooks": [
+        {"command": format!("python3 -c 'import json,sys; print(json.load(sys.stdin).get(\"stop_hook_active\"))' >> {}; echo again >&2; exit 2", seen.display())}
+    ]}]}));
+    let opts = RuntimeOptions { stop_block_limit: Some(3), ..p.options() };
+    let rt = Runtime::with_env(&opts, &|_| None).unwrap();
+    let mut decisions = Vec::new();
+    for _ in 0..5 {
+        let r = to_json(&dispatch(&rt, "Stop", json!({"session_id": "s1"})).await);
+        decisions.push((
+            r["outcome"]["decision"].as_str().unwrap().to_owned(),
+            r["outcome"]["downgraded"].as_bool().unwrap(),
+        ));
+    }
+    assert_eq!(
+        decisions,
+        vec![
+            ("deny".into(), false),
+            ("deny".into(), false),
+            ("deny".into(), false),
+            ("none".into(), true),
+            ("deny".into(), false)
+        ]
+    );
+    let log = std::fs::read_to_string(&seen).unwrap();
+    assert_eq!(log.lines().collect::<Vec<_>>(), vec!["None", "True", "True", "True", "None"]);
+    // Another session is counted apart.
+    let r = to_json(&dispatch(&rt, "Stop", json!({"session_id": "s2"})).await);
+    assert_eq!(r["outcome"]["decision"], "deny");
+    assert_eq!(std::fs::read_to_string(&seen).unwrap().lines().last(), Some("None"));
+}
