@@ -92,6 +92,10 @@ export interface RuntimeOptions {
   reapOrphans?: boolean
   /** Match Claude literal matchers without regard to case (hosts whose tool names are lower-case). */
   caseInsensitiveTools?: boolean
+  /** Skip Hermes shell hooks not approved with `hookrt trust approve` (default: run them, with a warning). */
+  requireHookApproval?: boolean
+  /** Consecutive blocked Stops of one session after which a further block is downgraded. Default 8. */
+  stopBlockLimit?: number
 }
 
 /** One configuration problem: where (file, event), then what. */
