@@ -11,7 +11,8 @@ pub struct HookTable {
     by_event: [Vec<usize>; 10],
     /// `disableAllHooks` or `HOOKS=0`: nothing runs.
     pub disabled: bool,
-    /// Compare claude-style literal matchers without regard to case (dsh's lower-case tools).
+    /// Compare literal matchers (claude, native, .agents) without regard to case, for hosts
+    /// whose tool names are lower-case spellings of Claude's (dsh).
     pub case_insensitive_literals: bool,
     /// Hermes outbound webhooks (notify-only).
     pub outbound: Vec<super::hermes::OutboundTarget>,
@@ -41,7 +42,9 @@ impl HookTable {
         let idx: &[usize] = if self.disabled { &[] } else { &self.by_event[ev.canonical as usize] };
         idx.iter().map(|&i| &self.hooks[i]).filter(move |h| {
             h.tool_result.admits(ev.result)
-                && if self.case_insensitive_literals && h.dialect == crate::dialect::Dialect::Claude {
+                && if self.case_insensitive_literals
+                    && h.dialect.matcher_style() == crate::dialect::MatcherStyle::LiteralOrRegex
+                {
                     h.matcher.matches_ignoring_case(subject)
                 } else {
                     h.matcher.matches(subject)

