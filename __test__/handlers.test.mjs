@@ -226,6 +226,12 @@ test('oracle: request shape and every failure mode', async (t) => {
   assert.equal((await run('GARBAGE')).error, 'oracle answer is not valid JSON: I think it is fine')
   assert.equal((await run('ARRAY')).error, 'oracle answer is not a JSON object: [1,2]')
   assert.equal((await run('SLOW')).error, 'oracle request timed out after 0.5s')
+  // An abort mid-request rejects at once.
+  const ac = new AbortController()
+  const pending = rt.dispatch('PreToolUse', { tool_name: 'SLOW' }, ac.signal)
+  setTimeout(() => ac.abort(), 100)
+  // (A timeout would resolve with a run error; only the abort rejects.)
+  await assert.rejects(pending, { name: 'AbortError' })
   const payload = JSON.parse(s.requests[0].body).messages[0].content.slice('META '.length)
   assert.equal(JSON.parse(payload).hook_event_name, 'PreToolUse')
   const none = createRuntime(p.options())

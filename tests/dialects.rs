@@ -135,6 +135,31 @@ async fn hermes_consent_requires_approval_and_reapproval_after_edits() {
 }
 
 #[tokio::test]
+async fn broken_files_of_every_dialect_are_diagnostics() {
+    let p = Project::new();
+    p.write("home/.hermes/config.yaml", "hooks:\n  pre_tool_call: [\n");
+    p.write("proj/.agents/hooks.json", "{\"PreToolUse\": [{\"command\": }");
+    p.write("proj/.codex/config.toml", "[[hooks.Stop]\n");
+    p.write("proj/opencode.jsonc", "{ // fine\n \"hooks\": {\"session.idle\": 5} }");
+    p.write("proj/.dsh-hooks.json", "[]");
+    let rt = p.runtime();
+    let d: Vec<(String, String)> = rt
+        .loaded()
+        .diagnostics
+        .iter()
+        .map(|d| (d.file.clone().unwrap_or_default().rsplit('/').next().unwrap_or_default().to_owned(), d.message.clone()))
+        .collect();
+    let starts = |f: &str, m: &str| d.iter().any(|(file, msg)| file == f && msg.starts_with(m));
+    assert!(starts("config.yaml", "config is not valid YAML: "), "{d:?}");
+    assert!(starts("hooks.json", "config is not valid JSON: "), "{d:?}");
+    assert!(starts("config.toml", "config is not valid TOML: "), "{d:?}");
+    assert!(starts("opencode.jsonc", "hooks[session.idle]: must be an array of matcher groups"), "{d:?}");
+    assert!(starts(".dsh-hooks.json", "config root must be a JSON object (hookrt hooks file)"), "{d:?}");
+    assert_eq!(d.len(), 5, "{d:?}");
+    assert!(rt.loaded().table.hooks().is_empty());
+}
+
+#[tokio::test]
 async fn agents_hooks_json() {
     let p = Project::new();
     p.write(
