@@ -124,6 +124,10 @@ pub async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Fai
     for (k, v) in &spec.env {
         cmd.env(k, v);
     }
+    // Every process of this run inherits a marker, so descendants that leave the process
+    // group (setsid daemons) can still be found and killed.
+    let marker = reaper::next_marker();
+    cmd.env(reaper::MARKER_VAR, &marker);
     if spec.reap_orphans {
         reaper::become_subreaper();
     }
@@ -174,6 +178,7 @@ pub async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Fai
                     if let Some(p) = pid {
                         terminate_group(p, None, spec.reap_orphans).await;
                     }
+                    reaper::kill_marked(&marker, spec.reap_orphans);
                     let (o2, e2) = collect(&mut out, &mut err, Instant::now() + Duration::from_millis(50)).await;
                     abort_reader(&out);
                     abort_reader(&err);
@@ -195,6 +200,7 @@ pub async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Fai
             } else {
                 let _ = child.wait().await;
             }
+            reaper::kill_marked(&marker, spec.reap_orphans);
             guard.pgid = None;
             abort_reader(&out_task);
             abort_reader(&err_task);
@@ -289,6 +295,62 @@ pub mod reaper {
                 libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
             }
         });
+    }
+
+    /// Environment variable marking every process of one hook run.
+    pub const MARKER_VAR: &str = "HOOKRT_RUN";
+
+    /// A marker unique to this process and run.
+    pub fn next_marker() -> String {
+        static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        format!("{}-{}", std::process::id(), N.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// SIGKILLs every process whose environment carries this run's marker (descendants that
+    /// escaped the process group with setsid), and reaps the ones this process adopted.
+    pub fn kill_marked(marker: &str, reap: bool) {
+        let needle = format!("{MARKER_VAR}={marker}\0");
+        let me = std::process::id() as i32;
+        let Ok(dir) = std::fs::read_dir("/proc") else { return };
+        let mut killed = Vec::new();
+        for ent in dir.flatten() {
+            let Some(pid) = ent.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else { continue };
+            if pid == me {
+                continue;
+            }
+            let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else { continue };
+            if env.windows(needle.len()).any(|w| w == needle.as_bytes()) {
+                let _ = nix::sys::signal::kill(Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+                killed.push(pid);
+            }
+        }
+        if reap {
+            for _ in 0..50 {
+                killed.retain(|&pid| {
+                    let zombie_child = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                        .ok()
+                        .and_then(|s| {
+                            let close = s.rfind(')')?;
+                            let mut f = s[close + 1..].split_whitespace();
+                            let state = f.next()?.to_owned();
+                            let ppid: i32 = f.next()?.parse().ok()?;
+                            Some((state, ppid))
+                        });
+                    match zombie_child {
+                        None => false,
+                        Some((state, ppid)) if ppid == me && state == "Z" => {
+                            let _ = waitpid(Pid::from_raw(pid), Some(WaitPidFlag::WNOHANG));
+                            false
+                        }
+                        Some((_, ppid)) => ppid == me,
+                    }
+                });
+                if killed.is_empty() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+        }
     }
 
     /// (pid, ppid, state) of every process in the group.
