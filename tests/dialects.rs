@@ -147,7 +147,9 @@ async fn broken_files_of_every_dialect_are_diagnostics() {
         .loaded()
         .diagnostics
         .iter()
-        .map(|d| (d.file.clone().unwrap_or_default().rsplit('/').next().unwrap_or_default().to_owned(), d.message.clone()))
+        .map(|d| {
+            (d.file.clone().unwrap_or_default().rsplit('/').next().unwrap_or_default().to_owned(), d.message.clone())
+        })
         .collect();
     let starts = |f: &str, m: &str| d.iter().any(|(file, msg)| file == f && msg.starts_with(m));
     assert!(starts("config.yaml", "config is not valid YAML: "), "{d:?}");

@@ -72,7 +72,10 @@ async fn odd_output_behaviour() {
         async move { to_json(&dispatch(rt, "PreToolUse", json!({"tool_name": tool})).await)["runs"][0]["outcome"].clone() }
     };
     let o = run("closed").await;
-    assert_eq!((o["exitCode"].clone(), o["stdout"].clone(), o["stderr"].clone()), (json!(0), json!(""), json!("still here")));
+    assert_eq!(
+        (o["exitCode"].clone(), o["stdout"].clone(), o["stderr"].clone()),
+        (json!(0), json!(""), json!("still here"))
+    );
     let o = run("utf8").await;
     assert_eq!(o["stdout"], "\u{fffd}\u{fffd}ok");
     let o = run("stderr").await;
@@ -125,8 +128,14 @@ async fn hook_processes_are_limited() {
     let p = Project::new();
     let dir = p.path("running");
     std::fs::create_dir_all(&dir).unwrap();
-    let cmd = format!("touch {d}/$$; ls {d} | wc -l >> {log}; sleep 0.2; rm {d}/$$", d = dir.display(), log = p.path("seen").display());
-    p.claude(json!({"Stop": [{"hooks": (0..6).map(|i| json!({"command": format!("{cmd} # {i}")})).collect::<Vec<_>>()}]}));
+    let cmd = format!(
+        "touch {d}/$$; ls {d} | wc -l >> {log}; sleep 0.2; rm {d}/$$",
+        d = dir.display(),
+        log = p.path("seen").display()
+    );
+    p.claude(
+        json!({"Stop": [{"hooks": (0..6).map(|i| json!({"command": format!("{cmd} # {i}")})).collect::<Vec<_>>()}]}),
+    );
     let opts = RuntimeOptions { max_processes: Some(2), ..p.options() };
     let rt = Runtime::with_env(&opts, &|_| None).unwrap();
     let r = to_json(&dispatch(&rt, "Stop", json!({})).await);

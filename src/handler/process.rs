@@ -327,15 +327,13 @@ pub mod reaper {
         if reap {
             for _ in 0..50 {
                 killed.retain(|&pid| {
-                    let zombie_child = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                        .ok()
-                        .and_then(|s| {
-                            let close = s.rfind(')')?;
-                            let mut f = s[close + 1..].split_whitespace();
-                            let state = f.next()?.to_owned();
-                            let ppid: i32 = f.next()?.parse().ok()?;
-                            Some((state, ppid))
-                        });
+                    let zombie_child = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok().and_then(|s| {
+                        let close = s.rfind(')')?;
+                        let mut f = s[close + 1..].split_whitespace();
+                        let state = f.next()?.to_owned();
+                        let ppid: i32 = f.next()?.parse().ok()?;
+                        Some((state, ppid))
+                    });
                     match zombie_child {
                         None => false,
                         Some((state, ppid)) if ppid == me && state == "Z" => {
