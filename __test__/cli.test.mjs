@@ -147,3 +147,44 @@ test('trust list, approve and revoke Hermes hooks', (t) => {
   assert.equal(hookrt(p, ['trust', 'approve', 'nope']).code, 1)
   assert.equal(hookrt(p, ['trust', 'approve']).code, 1)
 })
+
+test('doctor checks programs, trial-runs every hook and names the problems', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.claude({
+    PreToolUse: [
+      {
+        matcher: 'Bash',
+        hooks: [
+          { command: `printf '%s' '{"decision":"approve"}'` },
+          { command: './missing.sh' },
+          { command: "printf '{bad'" },
+          { command: 'echo oops >&2; exit 3' },
+        ],
+      },
+    ],
+    Stop: [{ hooks: [{ command: 'sleep 30', timeout: 0.3 }] }],
+  })
+  const r = hookrt(p, ['doctor', '--json'])
+  assert.equal(r.code, 1, r.err)
+  const reports = JSON.parse(r.out)
+  assert.deepEqual(
+    reports.map((x) => [x.id.split(':').slice(2).join(':'), x.decision, x.problems.length]),
+    [
+      ['PreToolUse:0:0', 'allow', 0],
+      ['PreToolUse:0:1', 'none', 2],
+      ['PreToolUse:0:2', 'none', 1],
+      ['PreToolUse:0:3', 'none', 1],
+      ['Stop:0:0', 'none', 1],
+    ],
+  )
+  assert.equal(reports[1].problems[0], './missing.sh does not exist')
+  assert.match(reports[2].problems[0], /not a valid JSON object/)
+  assert.equal(reports[3].problems[0], 'exited with code 3 (a non-blocking error): oops')
+  assert.equal(reports[4].problems[0], 'could not run: timed out after 0.3s')
+  const text = hookrt(p, ['doctor'])
+  assert.match(text.out, /^ok\tclaude:settings\.json:PreToolUse:0:0\tdecision=allow\t\d+ ms$/m)
+  assert.match(text.out, /5 hook\(s\), 4 with problems/)
+  p.claude({ Stop: [{ hooks: [{ command: 'true' }] }] })
+  assert.equal(hookrt(p, ['doctor']).code, 0)
+})

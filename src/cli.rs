@@ -6,6 +6,7 @@ use crate::listen::{self, Ended};
 use crate::options::{LlmOptions, ProxyOptions, RuntimeOptions};
 use crate::runtime::{DispatchRequest, Runtime};
 use clap::{Args, Parser, Subcommand};
+use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -83,6 +84,12 @@ enum Command {
         payload: Option<String>,
         #[arg(long, value_name = "SUBJECT")]
         subject: Option<String>,
+    },
+    /// Check every hook: program present and executable, a trial run on a synthetic payload
+    /// (decision, time, answer validity); exit 1 when something is wrong.
+    Doctor {
+        #[arg(long)]
+        json: bool,
     },
     /// Print the merged effective configuration.
     Dump,
@@ -256,6 +263,40 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> 
             0
         }
         Command::Trust { action } => trust(&rt, action, io),
+        Command::Doctor { json } => {
+            let reports = crate::doctor::run(&rt).await;
+            let l = rt.loaded();
+            if json {
+                let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&reports).unwrap_or_default());
+            } else {
+                for d in &l.diagnostics {
+                    let _ = writeln!(io.out, "config: {}: {}", d.file.as_deref().unwrap_or("-"), d.message);
+                }
+                if l.table.disabled {
+                    let _ = writeln!(io.out, "note: hooks are switched off (disableAllHooks or HOOKS=0)");
+                }
+                for r in &reports {
+                    let mark = if r.problems.is_empty() { "ok" } else { "PROBLEM" };
+                    let decision = r.decision.and_then(|d| serde_json::to_value(d).ok());
+                    let decision = decision.as_ref().and_then(Value::as_str).unwrap_or("-");
+                    let _ = writeln!(io.out, "{mark}\t{}\tdecision={decision}\t{} ms", r.id, r.duration_ms);
+                    for p in &r.problems {
+                        let _ = writeln!(io.out, "\t- {p}");
+                    }
+                }
+                let _ = writeln!(
+                    io.out,
+                    "{} hook(s), {} with problems",
+                    reports.len(),
+                    reports.iter().filter(|r| !r.problems.is_empty()).count()
+                );
+            }
+            if reports.iter().any(|r| !r.problems.is_empty()) {
+                1
+            } else {
+                0
+            }
+        }
         Command::Version | Command::Help => 0,
     }
 }

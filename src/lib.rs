@@ -11,6 +11,7 @@ pub mod cli;
 pub mod config;
 pub mod decode;
 pub mod dialect;
+pub mod doctor;
 pub mod event;
 pub mod fold;
 pub mod handler;

@@ -326,6 +326,32 @@ impl Runtime {
         }
     }
 
+    /// Runs one hook alone on a payload, as `hookrt doctor` does (timeout capped at `cap`).
+    pub async fn trial(&self, hook: Arc<Hook>, payload: Map<String, Value>, cap: Duration) -> Option<Run> {
+        let cwd = self.opts.cwd.clone();
+        let cwd_str = cwd.display().to_string();
+        let project_dir =
+            self.opts.project_dir.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| cwd_str.clone());
+        let ts = payload::iso_now();
+        let pctx = PayloadCtx {
+            host: &payload,
+            canonical: hook.canonical,
+            cwd: &cwd_str,
+            model: self.opts.model.as_deref(),
+            turn_id: self.opts.turn_id.as_deref(),
+            ts: &ts,
+        };
+        let input = payload::hook_input(&pctx, hook.dialect, &hook.event);
+        let never = CancellationToken::new();
+        let mut ctx = self.run_ctx(&hook, &input, cwd, project_dir, &never);
+        if ctx.timeout > cap {
+            ctx.timeout = cap;
+            ctx.timeout_label = handler::secs_label(cap.as_secs_f64());
+        }
+        let canonical = hook.canonical;
+        self.run_one(hook, ctx, canonical).await
+    }
+
     /// Runs and decodes one hook; `None` when the dispatch was aborted.
     async fn run_one(&self, hook: Arc<Hook>, ctx: RunCtx<'_>, event: CanonicalEvent) -> Option<Run> {
         let started = Instant::now();

@@ -131,7 +131,22 @@ pub async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Fai
     if spec.reap_orphans {
         reaper::become_subreaper();
     }
-    let mut child = cmd.spawn().map_err(|e| Failure::Infra(start_error(&e, spec)))?;
+    // Out of file descriptors (a burst under a low `ulimit -n`): wait for some to free up
+    // rather than fail at once, until the hook's deadline.
+    let give_up = Instant::now() + spec.timeout;
+    let mut child = loop {
+        match cmd.spawn() {
+            Ok(c) => break c,
+            Err(e)
+                if matches!(e.raw_os_error(), Some(libc::EMFILE) | Some(libc::ENFILE))
+                    && Instant::now() + Duration::from_millis(20) < give_up
+                    && !cancel.is_cancelled() =>
+            {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(e) => return Err(Failure::Infra(start_error(&e, spec))),
+        }
+    };
     let pid = child.id().map(|p| Pid::from_raw(p as i32));
     let mut guard = GroupGuard { pgid: pid };
 

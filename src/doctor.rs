@@ -1,0 +1,183 @@
+//! `hookrt doctor`: for every configured hook, whether its program exists and is executable,
+//! a trial run on a synthetic payload (decision, time, answer validity), and the problems in
+//! plain words.
+
+use crate::config::{HandlerSpec, Hook};
+use crate::decode::Decision;
+use crate::event::CanonicalEvent;
+use crate::runtime::Runtime;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Longest a trial run may take.
+pub const TRIAL_CAP: Duration = Duration::from_secs(10);
+
+/// What doctor found about one hook.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub id: String,
+    pub file: String,
+    pub kind: &'static str,
+    /// The program the hook runs, when it runs one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub program: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<Decision>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<Option<i32>>,
+    pub duration_ms: u64,
+    pub problems: Vec<String>,
+}
+
+const BUILTINS: &[&str] = &[
+    "echo", "printf", "exit", "true", "false", "test", "[", "cd", "read", "set", "export", "exec", "eval", ":", "if",
+    "for", "while", "case", "command", "type", "trap", "sleep", "cat",
+];
+
+/// A synthetic payload for an event, with a subject the hook's matcher selects when it can.
+pub fn synthetic_payload(hook: &Hook) -> Map<String, Value> {
+    let subject = hook
+        .matcher_text
+        .as_deref()
+        .and_then(|m| {
+            m.split(['|', ','])
+                .map(str::trim)
+                .find(|s| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-'))
+        })
+        .unwrap_or("Bash")
+        .to_owned();
+    let v = match hook.canonical {
+        CanonicalEvent::ToolBefore => json!({"tool_name": subject, "tool_input": {"command": "true"}}),
+        CanonicalEvent::ToolAfter => {
+            json!({"tool_name": subject, "tool_input": {"command": "true"}, "tool_response": ""})
+        }
+        CanonicalEvent::PromptSubmit => json!({"prompt": "hookrt doctor check"}),
+        CanonicalEvent::SessionStart => {
+            json!({"source": if subject == "Bash" { "startup".to_owned() } else { subject }})
+        }
+        CanonicalEvent::SessionEnd => json!({"reason": "other"}),
+        CanonicalEvent::TurnStop => json!({"stop_hook_active": false}),
+        CanonicalEvent::SubagentStart | CanonicalEvent::SubagentEnd => {
+            json!({"agent_id": "doctor", "agent_type": subject})
+        }
+        CanonicalEvent::Notice => json!({"message": "hookrt doctor"}),
+        CanonicalEvent::CompactBefore => json!({"trigger": "manual"}),
+    };
+    let mut m = v.as_object().cloned().unwrap_or_default();
+    m.insert("session_id".into(), Value::from("hookrt-doctor"));
+    m
+}
+
+fn find_in_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH")?.to_str()?.split(':').map(|d| Path::new(d).join(name)).find(|p| p.is_file())
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+}
+
+/// Checks the program (and a script argument) a command runs.
+fn check_program(words: &[String], cwd: &Path, problems: &mut Vec<String>) -> Option<String> {
+    let program = words.first()?.clone();
+    if program.contains('/') {
+        let p = if Path::new(&program).is_absolute() { PathBuf::from(&program) } else { cwd.join(&program) };
+        if !p.exists() {
+            problems.push(format!("{program} does not exist"));
+        } else if !is_executable(&p) {
+            problems.push(format!("{program} is not executable (chmod +x it, or run it through its interpreter)"));
+        }
+    } else if !BUILTINS.contains(&program.as_str()) && !program.contains('=') && find_in_path(&program).is_none() {
+        problems.push(format!("{program} is not on PATH"));
+    }
+    // `sh script.sh`, `node hook.mjs`, `python3 x.py`: the script must exist.
+    if let Some(script) =
+        words.get(1).filter(|a| !a.starts_with('-') && (a.contains('/') || a.contains('.')) && !a.contains('$'))
+    {
+        let p = if Path::new(script).is_absolute() { PathBuf::from(script) } else { cwd.join(script) };
+        if Path::new(script).extension().is_some() && !p.exists() {
+            problems.push(format!("script {script} does not exist"));
+        }
+    }
+    Some(program)
+}
+
+/// Examines and trial-runs one hook.
+pub async fn examine(rt: &Runtime, hook: Arc<Hook>) -> Report {
+    let cwd = rt.options().cwd.clone();
+    let mut problems = Vec::new();
+    let program = match &hook.handler {
+        HandlerSpec::Shell { command, args: Some(args), .. } => {
+            let mut words = vec![command.clone()];
+            words.extend(args.iter().cloned());
+            check_program(&words, &cwd, &mut problems)
+        }
+        HandlerSpec::Shell { command, args: None, .. } | HandlerSpec::Proxy { command: Some(command), .. } => {
+            match shlex::split(command) {
+                Some(words) => check_program(&words, &cwd, &mut problems),
+                None => {
+                    problems.push("the command has unbalanced quotes".into());
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
+    let run = rt.trial(hook.clone(), synthetic_payload(&hook), TRIAL_CAP).await;
+    let mut report = Report {
+        id: hook.id.clone(),
+        file: hook.file.display().to_string(),
+        kind: hook.handler.kind().as_str(),
+        program,
+        decision: None,
+        exit_code: None,
+        duration_ms: 0,
+        problems,
+    };
+    let Some(run) = run else {
+        report.problems.push("the trial run was aborted".into());
+        return report;
+    };
+    report.duration_ms = run.duration_ms;
+    report.decision = Some(run.outcome.decision.unwrap_or(Decision::None));
+    report.exit_code = run.outcome.exit_code;
+    if let Some(e) = &run.error {
+        report.problems.push(format!("could not run: {e}"));
+    }
+    match run.outcome.exit_code {
+        Some(Some(0)) | Some(Some(2)) | None => {}
+        Some(Some(c)) => {
+            let first = run.outcome.stderr.lines().next().unwrap_or("").to_owned();
+            report.problems.push(format!(
+                "exited with code {c} (a non-blocking error){}",
+                if first.is_empty() { String::new() } else { format!(": {first}") }
+            ));
+        }
+        Some(None) => report.problems.push("was killed by a signal".into()),
+    }
+    let out = run.outcome.stdout.trim();
+    if run.outcome.exit_code == Some(Some(0))
+        && out.starts_with('{')
+        && !matches!(serde_json::from_str::<Value>(out), Ok(Value::Object(_)))
+    {
+        report.problems.push("its answer starts with '{' but is not a valid JSON object, so it is ignored".into());
+    }
+    if run.outcome.truncated {
+        report.problems.push("printed more than the output cap; the rest was dropped".into());
+    }
+    report
+}
+
+/// Examines every hook, in configuration order.
+pub async fn run(rt: &Runtime) -> Vec<Report> {
+    let hooks: Vec<Arc<Hook>> = rt.loaded().table.hooks().to_vec();
+    let mut out = Vec::with_capacity(hooks.len());
+    for h in hooks {
+        out.push(examine(rt, h).await);
+    }
+    out
+}
