@@ -102,6 +102,11 @@ test('webhook failures are infrastructure errors with plain causes', async (t) =
     }
     if (req.url === '/reset') return req.socket.resetAndDestroy()
     if (req.url === '/hang') return // accept, never answer
+    if (req.url === '/trickle') {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      const timer = setInterval(() => res.write('.'), 100)
+      res.on('close', () => clearInterval(timer))
+    }
   })
   const closed = `http://127.0.0.1:${await freePort()}/hook`
   const rt = nativeRt(p, {
@@ -111,6 +116,7 @@ test('webhook failures are infrastructure errors with plain causes', async (t) =
       { matcher: 'reset', hooks: [{ type: 'webhook', url: `${s.url}/reset` }] },
       { matcher: 'refused', hooks: [{ type: 'webhook', url: closed }] },
       { matcher: 'hang', hooks: [{ type: 'webhook', url: `${s.url}/hang`, timeout: 0.5 }] },
+      { matcher: 'trickle', hooks: [{ type: 'webhook', url: `${s.url}/trickle`, timeout: 0.7 }] },
     ],
   })
   const err = async (tool) => (await rt.dispatch('PreToolUse', { tool_name: tool })).runs[0]
@@ -126,6 +132,8 @@ test('webhook failures are infrastructure errors with plain causes', async (t) =
   assert.equal(run.error, `webhook ${s.url}/hang timed out after 0.5s`)
   assert.ok(Date.now() - started < 5000)
   assert.equal(s.requests.filter((q) => q.url === '/loop').length, 11) // the first + 10 redirects
+  // A body that trickles forever is cut at the deadline.
+  assert.equal((await err('trickle')).error, `webhook ${s.url}/trickle timed out after 0.7s`)
 })
 
 test('webhook: an abort cancels the request at once; a 100 MB body is capped', async (t) => {

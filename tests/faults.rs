@@ -111,16 +111,19 @@ async fn commands_that_cannot_run() {
 async fn hostile_config_files() {
     let p = Project::new();
     std::fs::create_dir_all(p.path("proj/.claude/settings.json")).unwrap();
+    std::fs::create_dir_all(p.path("proj/.agents")).unwrap();
     std::os::unix::fs::symlink(p.path("proj/loop-b"), p.path("proj/.dsh-hooks.json")).unwrap();
     std::os::unix::fs::symlink(p.path("proj/.dsh-hooks.json"), p.path("proj/loop-b")).unwrap();
+    nix::unistd::mkfifo(&p.path("proj/.agents/hooks.json"), nix::sys::stat::Mode::from_bits_truncate(0o644)).ok();
     let big = std::fs::File::create(p.path("proj/opencode.json")).unwrap();
     big.set_len(100 * 1024 * 1024).unwrap();
     let rt = p.runtime();
     let d: Vec<String> = rt.loaded().diagnostics.iter().map(|d| d.message.clone()).collect();
-    assert_eq!(d.len(), 3, "{d:?}");
+    assert_eq!(d.len(), 4, "{d:?}");
     assert_eq!(d[0], "cannot read config: it is a directory");
     assert!(d[1].starts_with("config is too large (104857600 bytes"), "{d:?}");
-    assert_eq!(d[2], "cannot read config: Too many levels of symbolic links");
+    assert_eq!(d[2], "cannot read config: not a regular file");
+    assert_eq!(d[3], "cannot read config: Too many levels of symbolic links");
 }
 
 #[tokio::test]

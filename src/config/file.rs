@@ -26,6 +26,10 @@ pub fn read_text(path: &Path) -> Result<String, ReadError> {
     if meta.is_dir() {
         return Err(ReadError::Problem("cannot read config: it is a directory".into()));
     }
+    if !meta.is_file() {
+        // A FIFO or a device would block or never end.
+        return Err(ReadError::Problem("cannot read config: not a regular file".into()));
+    }
     if meta.len() > MAX_CONFIG_BYTES {
         return Err(ReadError::Problem(format!(
             "config is too large ({} bytes; the limit is {} bytes)",
