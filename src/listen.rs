@@ -194,6 +194,14 @@ where
                     out.send(std::mem::take(batch)).is_ok()
                 }
             };
+            // Appends an answer to the batch; `false` when the writer is gone.
+            let add = |batch: &mut String, line: &str| {
+                if !batch.is_empty() {
+                    batch.push('\n');
+                }
+                batch.push_str(line);
+                batch.len() < 64 * 1024 || flush(batch)
+            };
             while !shutdown.is_cancelled() {
                 if input.buffer().is_empty() && !flush(&mut batch) {
                     break;
@@ -213,11 +221,7 @@ where
                                 .ok()
                                 .and_then(|t| protocol::quick_answer(t, |ev, s| table.table.any_match(ev, s)));
                             if let Some(l) = quick {
-                                if !batch.is_empty() {
-                                    batch.push('\n');
-                                }
-                                batch.push_str(&l);
-                                if batch.len() >= 64 * 1024 && !flush(&mut batch) {
+                                if !add(&mut batch, &l) {
                                     break;
                                 }
                                 continue;
@@ -233,11 +237,7 @@ where
                 let in_order = env.id.is_none();
                 if !in_order || pending.load(Ordering::SeqCst) == 0 {
                     if let Some(l) = immediate(&rt, &env) {
-                        if !batch.is_empty() {
-                            batch.push('\n');
-                        }
-                        batch.push_str(&l);
-                        if batch.len() >= 64 * 1024 && !flush(&mut batch) {
+                        if !add(&mut batch, &l) {
                             break;
                         }
                         continue;

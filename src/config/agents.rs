@@ -2,7 +2,7 @@
 //! Stop}`, optionally wrapped in `{"hooks": ...}`. Commands run through the shell; timeouts are
 //! in milliseconds (default 5 s); `denyOnFailure` makes any failure a deny.
 
-use super::groups::{quote, FileCtx};
+use super::groups::{compile_matcher, matcher_field, quote, FileCtx};
 use super::{Diagnostic, HandlerSpec, Hook, Severity};
 use crate::dialect::Dialect;
 use crate::matcher::Matcher;
@@ -41,11 +41,10 @@ pub fn parse(ctx: &FileCtx, root: &Map<String, Value>, hooks: &mut Vec<Hook>, di
                 diags.push(diag(Severity::Error, "missing command"));
                 continue;
             };
-            let mut matcher_text = match o.get("matcher") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(m)) => Some(m.clone()),
-                Some(_) => {
-                    diags.push(diag(Severity::Error, "matcher must be a string"));
+            let mut matcher_text = match matcher_field(o) {
+                Ok(m) => m,
+                Err(e) => {
+                    diags.push(diag(Severity::Error, e));
                     continue;
                 }
             };
@@ -53,12 +52,10 @@ pub fn parse(ctx: &FileCtx, root: &Map<String, Value>, hooks: &mut Vec<Hook>, di
                 diags.push(diag(Severity::Warning, &format!("matcher has no effect on {event} (no matcher subject)")));
                 matcher_text = None;
             }
-            let matcher = match matcher_text.as_deref().map(|m| Matcher::compile(m, Dialect::Agents.matcher_style())) {
-                None => Matcher::All,
-                Some(Ok(m)) => m,
-                Some(Err(_)) => {
-                    let m = matcher_text.as_deref().unwrap_or_default();
-                    diags.push(diag(Severity::Error, &format!("invalid regex matcher {}", quote(m))));
+            let matcher = match compile_matcher(matcher_text.as_deref(), Dialect::Agents) {
+                Ok(m) => m,
+                Err(e) => {
+                    diags.push(diag(Severity::Error, &e));
                     continue;
                 }
             };

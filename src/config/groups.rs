@@ -91,11 +91,10 @@ pub fn parse_event_map(
                 diags.push(err("group is not an object"));
                 continue;
             };
-            let mut matcher_text = match group.get("matcher") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(s)) => Some(s.clone()),
-                Some(_) => {
-                    diags.push(err("matcher must be a string"));
+            let mut matcher_text = match matcher_field(group) {
+                Ok(m) => m,
+                Err(e) => {
+                    diags.push(err(e));
                     continue;
                 }
             };
@@ -120,15 +119,12 @@ pub fn parse_event_map(
                     matcher_text = None;
                 }
             }
-            let matcher = match matcher_text.as_deref() {
-                None => Matcher::All,
-                Some(m) => match Matcher::compile(m, ctx.dialect.matcher_style()) {
-                    Ok(mm) => mm,
-                    Err(_) => {
-                        diags.push(err(&format!("invalid regex matcher {}", quote(m))));
-                        continue;
-                    }
-                },
+            let matcher = match compile_matcher(matcher_text.as_deref(), ctx.dialect) {
+                Ok(m) => m,
+                Err(e) => {
+                    diags.push(err(&e));
+                    continue;
+                }
             };
             groups += 1;
             for (hi, entry) in entries.iter().enumerate() {
@@ -165,6 +161,26 @@ pub fn parse_event_map(
         }
     }
     groups
+}
+
+/// Reads a `matcher` field: absent or null is none, a string is kept, anything else is the
+/// `matcher must be a string` error.
+pub fn matcher_field(o: &Map<String, Value>) -> Result<Option<String>, &'static str> {
+    match o.get("matcher") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err("matcher must be a string"),
+    }
+}
+
+/// Compiles an optional matcher with a dialect's rule; the error is the diagnostic text.
+pub fn compile_matcher(text: Option<&str>, dialect: Dialect) -> Result<Matcher, String> {
+    match text {
+        None => Ok(Matcher::All),
+        Some(m) => {
+            Matcher::compile(m, dialect.matcher_style()).map_err(|_| format!("invalid regex matcher {}", quote(m)))
+        }
+    }
 }
 
 /// JSON-style quoting for names in messages (`"Foo"`).

@@ -2,7 +2,7 @@
 //! split shell-style and run without a shell) and `hooks.outbound` (signed notify-only
 //! webhooks). Consent follows [`crate::trust`].
 
-use super::groups::{quote, FileCtx};
+use super::groups::{compile_matcher, matcher_field, quote, FileCtx};
 use super::{Diagnostic, HandlerSpec, Hook, Severity};
 use crate::dialect::Dialect;
 use crate::event::{CanonicalEvent, ToolResult};
@@ -140,11 +140,10 @@ pub fn parse(
                 continue;
             };
             let argv: Vec<String> = argv.iter().map(|a| expand_home(a, home)).collect();
-            let mut matcher_text = match o.get("matcher") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(m)) => Some(m.clone()),
-                Some(_) => {
-                    diags.push(diag(Severity::Error, "matcher must be a string".into()));
+            let mut matcher_text = match matcher_field(o) {
+                Ok(m) => m,
+                Err(e) => {
+                    diags.push(diag(Severity::Error, e.into()));
                     continue;
                 }
             };
@@ -158,12 +157,10 @@ pub fn parse(
                     matcher_text = None;
                 }
             }
-            let matcher = match matcher_text.as_deref().map(|m| Matcher::compile(m, Dialect::Hermes.matcher_style())) {
-                None => Matcher::All,
-                Some(Ok(m)) => m,
-                Some(Err(_)) => {
-                    let m = matcher_text.as_deref().unwrap_or_default();
-                    diags.push(diag(Severity::Error, format!("invalid regex matcher {}", quote(m))));
+            let matcher = match compile_matcher(matcher_text.as_deref(), Dialect::Hermes) {
+                Ok(m) => m,
+                Err(e) => {
+                    diags.push(diag(Severity::Error, e));
                     continue;
                 }
             };
