@@ -193,7 +193,7 @@ pub async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Fai
                     if let Some(p) = pid {
                         terminate_group(p, None, spec.reap_orphans).await;
                     }
-                    reaper::kill_marked(&marker, spec.reap_orphans);
+                    kill_escaped(&marker, spec.reap_orphans).await;
                     let (o2, e2) = collect(&mut out, &mut err, Instant::now() + Duration::from_millis(50)).await;
                     abort_reader(&out);
                     abort_reader(&err);
@@ -215,7 +215,7 @@ pub async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Fai
             } else {
                 let _ = child.wait().await;
             }
-            reaper::kill_marked(&marker, spec.reap_orphans);
+            kill_escaped(&marker, spec.reap_orphans).await;
             guard.pgid = None;
             abort_reader(&out_task);
             abort_reader(&err_task);
@@ -259,6 +259,21 @@ async fn collect(
         }
     }
     tokio::join!(one(out, until), one(err, until))
+}
+
+/// Kills the run's descendants that left its process group, and reaps the adopted ones.
+async fn kill_escaped(marker: &str, reap: bool) {
+    let mut pids = reaper::kill_marked(marker);
+    if !reap {
+        return;
+    }
+    for _ in 0..50 {
+        reaper::reap_pids(&mut pids);
+        if pids.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
 }
 
 /// SIGTERM to the group, a short grace, SIGKILL, then reap the main process (and, when we are
@@ -322,11 +337,11 @@ pub mod reaper {
     }
 
     /// SIGKILLs every process whose environment carries this run's marker (descendants that
-    /// escaped the process group with setsid), and reaps the ones this process adopted.
-    pub fn kill_marked(marker: &str, reap: bool) {
+    /// escaped the process group with setsid); returns their pids.
+    pub fn kill_marked(marker: &str) -> Vec<i32> {
         let needle = format!("{MARKER_VAR}={marker}\0");
         let me = std::process::id() as i32;
-        let Ok(dir) = std::fs::read_dir("/proc") else { return };
+        let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
         let mut killed = Vec::new();
         for ent in dir.flatten() {
             let Some(pid) = ent.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else { continue };
@@ -339,31 +354,30 @@ pub mod reaper {
                 killed.push(pid);
             }
         }
-        if reap {
-            for _ in 0..50 {
-                killed.retain(|&pid| {
-                    let zombie_child = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok().and_then(|s| {
-                        let close = s.rfind(')')?;
-                        let mut f = s[close + 1..].split_whitespace();
-                        let state = f.next()?.to_owned();
-                        let ppid: i32 = f.next()?.parse().ok()?;
-                        Some((state, ppid))
-                    });
-                    match zombie_child {
-                        None => false,
-                        Some((state, ppid)) if ppid == me && state == "Z" => {
-                            let _ = waitpid(Pid::from_raw(pid), Some(WaitPidFlag::WNOHANG));
-                            false
-                        }
-                        Some((_, ppid)) => ppid == me,
-                    }
-                });
-                if killed.is_empty() {
-                    break;
+        killed
+    }
+
+    /// One pass over killed pids: reaps the ones this process adopted and that are zombies;
+    /// keeps the ones still to wait for.
+    pub fn reap_pids(pids: &mut Vec<i32>) {
+        let me = std::process::id() as i32;
+        pids.retain(|&pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok().and_then(|s| {
+                let close = s.rfind(')')?;
+                let mut f = s[close + 1..].split_whitespace();
+                let state = f.next()?.to_owned();
+                let ppid: i32 = f.next()?.parse().ok()?;
+                Some((state, ppid))
+            });
+            match stat {
+                None => false,
+                Some((state, ppid)) if ppid == me && state == "Z" => {
+                    let _ = waitpid(Pid::from_raw(pid), Some(WaitPidFlag::WNOHANG));
+                    false
                 }
-                std::thread::sleep(std::time::Duration::from_millis(2));
+                Some((_, ppid)) => ppid == me,
             }
-        }
+        });
     }
 
     /// (pid, ppid, state) of every process in the group.
