@@ -228,3 +228,31 @@ test('many concurrent dispatches all complete', async (t) => {
   assert.equal(rs.length, 100)
   assert.ok(rs.every((r) => r.runs[0].outcome.exitCode === 0))
 })
+
+// Issue 16, through the JS API.
+test('a regex matcher runs for a payload without a subject; a literal list does not', async (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.write('proj/opencode.json', { hooks: { 'tool.execute.after': [
+    { matcher: '^(?:Bash)?$', hooks: [{ command: 'cat >/dev/null; echo empty-ok' }] },
+    { matcher: 'Bash', hooks: [{ command: 'echo literal' }] },
+  ] } })
+  const rt = createRuntime(p.options())
+  const r = await rt.dispatch('tool:after', {})
+  assert.deepEqual(r.runs.map((x) => x.outcome.stdout.trim()), ['empty-ok'])
+  const r2 = await rt.dispatch('tool:after', { tool_name: 'Read' })
+  assert.deepEqual(r2.runs, [])
+})
+
+test('an invalid regex on a subjectless event is an error and runs nothing', async (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.write('proj/opencode.json', { hooks: { 'session.idle': [{ matcher: '(', hooks: [{ command: 'echo keep going >&2; exit 2' }] }] } })
+  const rt = createRuntime(p.options())
+  assert.deepEqual(rt.diagnostics.map((d) => [d.severity, d.event, d.message]), [
+    ['error', 'session.idle', 'hooks[session.idle][0]: invalid regex matcher "("'],
+  ])
+  const r = await rt.dispatch('Stop', {})
+  assert.equal(r.outcome.decision, 'none')
+  assert.deepEqual(r.runs, [])
+})

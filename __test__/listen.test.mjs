@@ -201,4 +201,38 @@ test(`${launcher}: reload answers the diagnostics of re-read files`, async (t) =
   assert.equal(s.lines[1].diagnostics[0].message, 'hooks[tool.execute.before][0]: invalid regex matcher "("')
   await sleep(0)
 })
+
+// Issue 16: two answers that differed from the JavaScript implementation.
+test(`${launcher}: a regex matcher is tested against "" when the payload has no subject`, async (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.write('proj/opencode.json', { hooks: { 'tool.execute.after': [
+    { matcher: '.*', hooks: [{ command: 'cat >/dev/null; echo in8' }] },
+    { matcher: 'Bash', hooks: [{ command: 'cat >/dev/null; echo literal' }] },
+  ] } })
+  const s = listen(p, [], {}, launcher)
+  s.send({ op: 'dispatch', event: 'tool:after', payload: {} })
+  s.send({ op: 'dispatch', event: 'tool:after', payload: { tool_name: 'Read' } })
+  s.child.stdin.end()
+  await s.exited
+  assert.equal(s.lines.length, 2)
+  assert.deepEqual(s.lines[0].runs.map((r) => r.outcome.stdout.trim()), ['in8'])
+  assert.deepEqual(s.lines[1].runs.map((r) => r.outcome.stdout.trim()), ['in8'])
+})
+
+test(`${launcher}: an invalid regex matcher drops its group on an event without a subject`, async (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.write('proj/opencode.json', { hooks: { 'session.idle': [{ matcher: '(', hooks: [{ command: 'echo keep going >&2; exit 2' }] }] } })
+  const s = listen(p, [], {}, launcher)
+  s.send({ op: 'reload' })
+  s.send({ op: 'dispatch', event: 'Stop', payload: {} })
+  s.child.stdin.end()
+  await s.exited
+  assert.deepEqual(s.lines[0].diagnostics.map((d) => [d.severity, d.message]), [
+    ['error', 'hooks[session.idle][0]: invalid regex matcher "("'],
+  ])
+  assert.equal(s.lines[1].outcome.decision, 'none')
+  assert.deepEqual(s.lines[1].runs, [])
+})
 }

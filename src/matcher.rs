@@ -44,11 +44,14 @@ impl Matcher {
             .map_err(|_| InvalidRegex)
     }
 
-    /// Whether a subject is selected; a missing subject only matches `All`.
+    /// Whether a subject is selected. A missing subject is tested as `""` by a regex (as the
+    /// JavaScript implementation does, so `".*"` guards still run when a host sends the tool
+    /// name under another key) and never matches a literal list.
     pub fn matches(&self, subject: Option<&str>) -> bool {
         match (self, subject) {
             (Matcher::All, _) => true,
-            (_, None) => false,
+            (Matcher::Literal(_), None) => false,
+            (Matcher::Regex(re), None) => re.is_match(""),
             (Matcher::Literal(alts), Some(s)) => alts.iter().any(|a| a == s),
             (Matcher::Regex(re), Some(s)) => re.is_match(s),
         }
@@ -104,6 +107,14 @@ mod tests {
             assert!(mm.matches(None) && mm.matches(Some("x")));
         }
         assert!(!Matcher::compile("Bash", LiteralOrRegex).unwrap().matches(None));
+    }
+
+    #[test]
+    fn regexes_test_a_missing_subject_as_empty() {
+        assert!(Matcher::compile(".*", Regex).unwrap().matches(None));
+        assert!(Matcher::compile("^(Bash)?$", Regex).unwrap().matches(None));
+        assert!(!Matcher::compile("Bash", Regex).unwrap().matches(None));
+        assert!(!Matcher::compile("Bash|Write", LiteralOrRegex).unwrap().matches(None));
     }
 
     #[test]

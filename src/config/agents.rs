@@ -2,10 +2,9 @@
 //! Stop}`, optionally wrapped in `{"hooks": ...}`. Commands run through the shell; timeouts are
 //! in milliseconds (default 5 s); `denyOnFailure` makes any failure a deny.
 
-use super::groups::{compile_matcher, matcher_field, quote, FileCtx};
+use super::groups::{event_matcher, matcher_field, quote, FileCtx};
 use super::{Diagnostic, HandlerSpec, Hook, Severity};
 use crate::dialect::Dialect;
-use crate::matcher::Matcher;
 use serde_json::{Map, Value};
 
 /// Default timeout of an `.agents` hook, in seconds.
@@ -48,12 +47,16 @@ pub fn parse(ctx: &FileCtx, root: &Map<String, Value>, hooks: &mut Vec<Hook>, di
                     continue;
                 }
             };
-            if matcher_text.as_deref().is_some_and(|m| !canonical.has_subject() && !Matcher::is_match_all(m)) {
-                diags.push(diag(Severity::Warning, &format!("matcher has no effect on {event} (no matcher subject)")));
-                matcher_text = None;
-            }
-            let matcher = match compile_matcher(matcher_text.as_deref(), Dialect::Agents) {
-                Ok(m) => m,
+            let matcher = match event_matcher(&mut matcher_text, canonical.has_subject(), Dialect::Agents) {
+                Ok((m, dropped)) => {
+                    if dropped {
+                        diags.push(diag(
+                            Severity::Warning,
+                            &format!("matcher has no effect on {event} (no matcher subject)"),
+                        ));
+                    }
+                    m
+                }
                 Err(e) => {
                     diags.push(diag(Severity::Error, &e));
                     continue;

@@ -109,18 +109,20 @@ pub fn parse_event_map(
                     continue;
                 }
             };
-            if let Some(m) = matcher_text.as_deref() {
-                if !canonical.has_subject() && !Matcher::is_match_all(m) {
-                    diags.push(ctx.diag(
-                        Severity::Warning,
-                        Some(event),
-                        format!("{gat}: matcher has no effect on {event} (no matcher subject)"),
-                    ));
-                    matcher_text = None;
+            let no_effect = || {
+                ctx.diag(
+                    Severity::Warning,
+                    Some(event),
+                    format!("{gat}: matcher has no effect on {event} (no matcher subject)"),
+                )
+            };
+            let matcher = match event_matcher(&mut matcher_text, canonical.has_subject(), ctx.dialect) {
+                Ok((m, dropped)) => {
+                    if dropped {
+                        diags.push(no_effect());
+                    }
+                    m
                 }
-            }
-            let matcher = match compile_matcher(matcher_text.as_deref(), ctx.dialect) {
-                Ok(m) => m,
                 Err(e) => {
                     diags.push(err(&e));
                     continue;
@@ -181,6 +183,23 @@ pub fn compile_matcher(text: Option<&str>, dialect: Dialect) -> Result<Matcher, 
             Matcher::compile(m, dialect.matcher_style()).map_err(|_| format!("invalid regex matcher {}", quote(m)))
         }
     }
+}
+
+/// Compiles a group's matcher, then drops it (`true` in the answer, for a warning) where the
+/// event has no subject. Compiling comes first so that an invalid regex drops its group on
+/// every event, as in the JavaScript implementation (SPEC §5), instead of turning into a
+/// match-all on subjectless events such as Stop.
+pub fn event_matcher(
+    text: &mut Option<String>,
+    uses_subject: bool,
+    dialect: Dialect,
+) -> Result<(Matcher, bool), String> {
+    let matcher = compile_matcher(text.as_deref(), dialect)?;
+    if !uses_subject && text.as_deref().is_some_and(|m| !Matcher::is_match_all(m)) {
+        *text = None;
+        return Ok((Matcher::All, true));
+    }
+    Ok((matcher, false))
 }
 
 /// JSON-style quoting for names in messages (`"Foo"`).

@@ -2,11 +2,10 @@
 //! split shell-style and run without a shell) and `hooks.outbound` (signed notify-only
 //! webhooks). Consent follows [`crate::trust`].
 
-use super::groups::{compile_matcher, matcher_field, quote, FileCtx};
+use super::groups::{event_matcher, matcher_field, quote, FileCtx};
 use super::{Diagnostic, HandlerSpec, Hook, Severity};
 use crate::dialect::Dialect;
 use crate::event::{CanonicalEvent, ToolResult};
-use crate::matcher::Matcher;
 use crate::trust::{script_hash, TrustStatus, TrustStore};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -147,18 +146,17 @@ pub fn parse(
                     continue;
                 }
             };
-            if let Some(m) = matcher_text.as_deref() {
-                let tool_event = matches!(canonical, CanonicalEvent::ToolBefore | CanonicalEvent::ToolAfter);
-                if !tool_event && !Matcher::is_match_all(m) {
-                    diags.push(diag(
-                        Severity::Warning,
-                        format!("matcher has no effect on {event} (only pre_tool_call and post_tool_call use it)"),
-                    ));
-                    matcher_text = None;
+            let tool_event = matches!(canonical, CanonicalEvent::ToolBefore | CanonicalEvent::ToolAfter);
+            let matcher = match event_matcher(&mut matcher_text, tool_event, Dialect::Hermes) {
+                Ok((m, dropped)) => {
+                    if dropped {
+                        diags.push(diag(
+                            Severity::Warning,
+                            format!("matcher has no effect on {event} (only pre_tool_call and post_tool_call use it)"),
+                        ));
+                    }
+                    m
                 }
-            }
-            let matcher = match compile_matcher(matcher_text.as_deref(), Dialect::Hermes) {
-                Ok(m) => m,
                 Err(e) => {
                     diags.push(diag(Severity::Error, e));
                     continue;
