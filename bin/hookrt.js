@@ -1,9 +1,13 @@
 #!/bin/sh
-':' //; d=$(dirname "$(readlink -f "$0")"); [ -x "$d/hookrt-native" ] && exec "$d/hookrt-native" "$@"; exec node "$0" "$@"
-// The `hookrt` command. Run as a program, the line above (shell and JavaScript at once) hands
-// over to the native executable built beside this file, which starts in a millisecond instead
-// of Node's ~50 ms; `node bin/hookrt.js` (and any host without the executable) runs the same
-// Rust command through the addon. stdout belongs to the protocol and command output alone.
+':' //; d=$(dirname "$(readlink -f "$0")"); [ -x "$d/hookrt-native" ] && exec "$d/hookrt-native" "$@"
+':' //; case "$(uname -sm)" in "Linux x86_64") p=linux-x64-gnu;; "Linux aarch64") p=linux-arm64-gnu;; "Darwin x86_64") p=darwin-x64;; "Darwin arm64") p=darwin-arm64;; *) p=none;; esac
+':' //; for e in "$d/../node_modules/hookrt-$p/hookrt" "$d/../../hookrt-$p/hookrt"; do [ -x "$e" ] && exec "$e" "$@"; done; exec node "$0" "$@"
+// The `hookrt` command. Run as a program, the lines above (shell and JavaScript at once) hand
+// over to the native executable, which starts in a millisecond instead of Node's ~50 ms: the
+// one built beside this file in a clone, else the one in this platform's package
+// (node_modules/hookrt-<platform>/hookrt, nested or hoisted); `node bin/hookrt.js` (and any
+// host without the executable) runs the same Rust command through the addon. stdout belongs
+// to the protocol and command output alone.
 const native = require('../index.js')
 
 for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => native.stopCli())

