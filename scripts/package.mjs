@@ -8,7 +8,7 @@
 // Amazon Linux 2 and anything newer. `--profile P` builds another Cargo profile (e.g. `ci`,
 // for a quick local check); the default is `release`.
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
 
@@ -72,8 +72,23 @@ chmodSync(join(npmDir, 'hookrt'), 0o755)
 // Validate the platform package as a release would.
 run(napi, ['pre-publish', '--config-path', config, '--npm-dir', 'npm', '--skip-optional-publish', '--dry-run'])
 
+// The root package is staged with `optionalDependencies` naming every platform package at the
+// same version, as `napi prepublish` writes them at release time. They are not in the
+// committed package.json: `npm ci` in a clone would look them up in the registry's lockfile
+// view before they are published.
+const stage = join(root, 'target', 'package-root')
+rmSync(stage, { recursive: true, force: true })
+mkdirSync(stage, { recursive: true })
+for (const f of [...pkg.files, 'README.md', 'LICENSE']) {
+  if (existsSync(join(root, f))) cpSync(join(root, f), join(stage, f), { recursive: true })
+}
+const optionalDependencies = Object.fromEntries(
+  pkg.napi.targets.map((t) => [`${pkg.name}-${Object.values(TARGETS).find(([, tr]) => tr === t)[0]}`, pkg.version]),
+)
+writeFileSync(join(stage, 'package.json'), JSON.stringify({ ...pkg, optionalDependencies }, null, 2) + '\n')
+
 rmSync(dist, { recursive: true, force: true })
 mkdirSync(dist, { recursive: true })
 run('npm', ['pack', '--pack-destination', dist, npmDir])
-run('npm', ['pack', '--pack-destination', dist])
+run('npm', ['pack', '--pack-destination', dist, stage])
 console.log(`\nhookrt package: dist/hookrt-${pkg.version}.tgz and dist/hookrt-${platform}-${pkg.version}.tgz (${profile} profile)`)
