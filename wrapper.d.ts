@@ -3,18 +3,44 @@
 /** Where a hook came from: whose configuration file declared it. */
 export type Dialect = 'claude' | 'codex' | 'opencode' | 'hermes' | 'native' | 'agents'
 
-/** The ten dialect-independent events. */
+/**
+ * The dialect-independent events: every Claude Code hook event of 2026 and Codex's `Interrupt`
+ * (the README's event table gives each one's spellings and rules).
+ */
 export type CanonicalEvent =
-  | 'session:start'
-  | 'session:end'
-  | 'prompt:submit'
-  | 'tool:before'
-  | 'tool:after'
-  | 'turn:stop'
-  | 'subagent:start'
-  | 'subagent:end'
-  | 'notice'
-  | 'compact:before'
+  | 'session:start' // SessionStart
+  | 'session:end' // SessionEnd
+  | 'prompt:submit' // UserPromptSubmit
+  | 'tool:before' // PreToolUse
+  | 'tool:after' // PostToolUse, PostToolUseFailure
+  | 'turn:stop' // Stop
+  | 'subagent:start' // SubagentStart
+  | 'subagent:end' // SubagentStop
+  | 'notice' // Notification
+  | 'compact:before' // PreCompact
+  | 'session:setup' // Setup
+  | 'prompt:expand' // UserPromptExpansion
+  | 'permission:request' // PermissionRequest
+  | 'permission:denied' // PermissionDenied
+  | 'tool:batch' // PostToolBatch
+  | 'message:display' // MessageDisplay
+  | 'task:create' // TaskCreated
+  | 'task:complete' // TaskCompleted
+  | 'turn:fail' // StopFailure
+  | 'turn:interrupt' // Interrupt (Codex)
+  | 'teammate:idle' // TeammateIdle
+  | 'instructions:load' // InstructionsLoaded
+  | 'config:change' // ConfigChange
+  | 'cwd:change' // CwdChanged
+  | 'directory:add' // DirectoryAdded
+  | 'file:change' // FileChanged
+  | 'worktree:create' // WorktreeCreate
+  | 'worktree:remove' // WorktreeRemove
+  | 'compact:after' // PostCompact
+  | 'model:switch' // PreModelSwitch
+  | 'model:switched' // PostModelSwitch
+  | 'elicitation:request' // Elicitation
+  | 'elicitation:result' // ElicitationResult
 
 /**
  * Any name a host may dispatch: canonical, Claude Code / Codex, opencode or Hermes spelling.
@@ -25,6 +51,11 @@ export type EventName =
   | CanonicalEvent
   | 'SessionStart' | 'SessionEnd' | 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure'
   | 'Stop' | 'SubagentStart' | 'SubagentStop' | 'Notification' | 'PreCompact'
+  | 'Setup' | 'UserPromptExpansion' | 'PermissionRequest' | 'PermissionDenied' | 'PostToolBatch' | 'MessageDisplay'
+  | 'TaskCreated' | 'TaskCompleted' | 'StopFailure' | 'Interrupt' | 'TeammateIdle' | 'InstructionsLoaded'
+  | 'ConfigChange' | 'CwdChanged' | 'DirectoryAdded' | 'FileChanged' | 'WorktreeCreate' | 'WorktreeRemove'
+  | 'PostCompact' | 'PreModelSwitch' | 'PostModelSwitch' | 'Elicitation' | 'ElicitationResult'
+  | 'permission.ask' | 'session.error' | 'file.watcher.updated' | 'session.compacted'
   | 'session.created' | 'session.deleted' | 'chat.message' | 'tool.execute.before' | 'tool.execute.after'
   | 'session.idle' | 'tool.execute.before.subagent' | 'tool.execute.after.subagent' | 'notification'
   | 'experimental.session.compacting'
@@ -35,8 +66,11 @@ export type EventName =
 /** How a hook runs: a command, a webhook, an LLM evaluation, or a subagent runner. */
 export type HandlerKind = 'shell' | 'webhook' | 'oracle' | 'proxy'
 
-/** A folded or per-run decision; precedence deny > ask > allow > none. */
-export type Decision = 'deny' | 'ask' | 'allow' | 'none'
+/**
+ * A folded or per-run decision; precedence deny > defer > ask > allow > none. `defer` is
+ * PreToolUse's `permissionDecision: "defer"` (leave the call for later).
+ */
+export type Decision = 'deny' | 'defer' | 'ask' | 'allow' | 'none'
 
 /** What an infrastructure error (spawn failure, timeout, HTTP error) does to a run. */
 export type OnError = 'warn' | 'block' | 'ignore'
@@ -96,6 +130,25 @@ export interface RuntimeOptions {
   requireHookApproval?: boolean
   /** Consecutive blocked Stops of one session after which a further block is downgraded. Default 8. */
   stopBlockLimit?: number
+  /**
+   * Claude Code plugins whose `hooks/hooks.json` is loaded; `${CLAUDE_PLUGIN_ROOT}` and
+   * `${CLAUDE_PLUGIN_DATA}` are substituted and exported to their hooks. `dataDir` defaults to
+   * `<home>/.claude/plugins/data/<name>-inline`. Plugins enabled in settings (`enabledPlugins`)
+   * and installed under `<home>/.claude/plugins/cache/` are loaded too.
+   */
+  plugins?: { root: string; dataDir?: string }[]
+  /**
+   * Claude Code managed settings (default `/etc/claude-code/managed-settings.json` on Linux,
+   * `/Library/Application Support/ClaudeCode/managed-settings.json` on macOS). Their hooks
+   * always load; their `allowManagedHooksOnly: true` drops every other file's hooks and their
+   * `disableAllHooks` wins over everything.
+   */
+  managedSettingsPath?: string
+  /**
+   * Longest single context or message kept, in characters; longer ones are cut with a
+   * marker saying how much was cut. Default 10,000, Claude Code's limit.
+   */
+  contextCap?: number
 }
 
 /** One configuration problem: where (file, event), then what. */
@@ -115,8 +168,38 @@ export interface Source {
   groups: number
 }
 
+/**
+ * Event-specific answer fields (Claude Code's hook reference), present only when a hook gave
+ * them. In `outcome` the first run in configuration order wins for single values, watch lists
+ * are joined, and flags are set by any run.
+ */
+export interface EventFields {
+  /** PermissionRequest: the `decision` object (`behavior`, `updatedInput`, `updatedPermissions`, `message`, `interrupt`) of the run that decided. */
+  permission?: Record<string, unknown>
+  /** PostToolUse: replaces the tool's result. */
+  updatedToolOutput?: unknown
+  /** SessionStart: the session title. */
+  sessionTitle?: string
+  /** SessionStart: the first user message of a non-interactive session. */
+  initialUserMessage?: string
+  /** SessionStart, CwdChanged, FileChanged: absolute paths to watch for FileChanged. */
+  watchPaths?: string[]
+  /** SessionStart: re-scan skills after the hooks. */
+  reloadSkills?: boolean
+  /** PermissionDenied: the model may retry the denied tool call. */
+  retry?: boolean
+  /** WorktreeCreate: the created worktree's path (a command hook's stdout). */
+  worktreePath?: string
+  /** Elicitation, ElicitationResult: the answer to the MCP server. */
+  elicitation?: { action: 'accept' | 'decline' | 'cancel' | (string & {}); content?: unknown }
+  /** MessageDisplay: the text displayed instead. */
+  displayContent?: string
+  /** Any event: a terminal escape sequence (notification, title, bell) for the host to emit. */
+  terminalSequence?: string
+}
+
 /** The folded decision of a dispatch. */
-export interface Outcome {
+export interface Outcome extends EventFields {
   decision: Decision
   /** Non-empty reasons of the winning deny/ask runs, joined by a blank line. */
   reason?: string
@@ -133,6 +216,8 @@ export interface Outcome {
   rawDecision?: Decision
   rawReason?: string
   downgraded: boolean
+  /** SessionStart, Setup, CwdChanged, FileChanged: variables hooks exported through `CLAUDE_ENV_FILE`. */
+  env?: Record<string, string>
 }
 
 /** Which hook a run belongs to. */
@@ -147,7 +232,7 @@ export interface HookRef {
 }
 
 /** What one run produced. */
-export interface RunOutcome {
+export interface RunOutcome extends EventFields {
   /** Exit code; `null` after death by a signal; absent after an infrastructure error. */
   exitCode?: number | null
   stderr: string

@@ -7,7 +7,7 @@ const native = require('./index.js')
 
 const eventCache = new Map()
 
-/** @returns {{canonical: string, subjectKeys: string[]} | null} */
+/** @returns {{canonical: string, subjectKeys: string[], subjectBasename: boolean} | null} */
 function eventInfo(name) {
   let info = eventCache.get(name)
   if (info === undefined) {
@@ -18,10 +18,10 @@ function eventInfo(name) {
   return info
 }
 
-function subjectOf(payload, keys) {
-  for (const k of keys) {
+function subjectOf(payload, info) {
+  for (const k of info.subjectKeys) {
     const v = payload[k]
-    if (typeof v === 'string') return v
+    if (typeof v === 'string') return info.subjectBasename ? v.slice(v.lastIndexOf('/') + 1) : v
   }
   return undefined
 }
@@ -75,7 +75,7 @@ class HookRuntime {
     else if (!isPlainObject(payload)) return Promise.reject(new TypeError('payload must be a plain object'))
     const subject = typeof options?.subject === 'string' ? options.subject : undefined
     const cwd = typeof options?.cwd === 'string' ? options.cwd : undefined
-    if (!this.#native.anyMatch(event, subject ?? subjectOf(payload, info.subjectKeys))) {
+    if (!this.#native.anyMatch(event, subject ?? subjectOf(payload, info))) {
       return Promise.resolve(emptyResult(info.canonical))
     }
     let json

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { project, answer, bin } from './helpers.mjs'
 
 function hookrt(p, args, opts = {}) {
-  const r = spawnSync(process.execPath, [bin, ...args, '--cwd', p.path('proj'), '--home', p.path('home')], {
+  const r = spawnSync(process.execPath, [bin, ...args, '--cwd', p.path('proj'), '--home', p.path('home'), '--managed-settings', p.path('managed-settings.json')], {
     encoding: 'utf8',
     ...opts,
     env: { ...process.env, ...(opts.env ?? {}) },
@@ -70,13 +70,42 @@ test('dump and list show the merged configuration', (t) => {
   const p = project()
   t.after(() => p.cleanup())
   p.write('home/.codex/hooks.json', { hooks: { Stop: [{ hooks: [{ command: 'true' }] }] } })
-  p.claude({ Stop: [{ hooks: [{ command: 'echo proj' }] }] })
+  p.claude({ Stop: [{ hooks: [{ command: 'echo proj' }, { command: 'echo off', enabled: false }] }] })
   let r = hookrt(p, ['list'])
   assert.equal(r.code, 0)
-  assert.deepEqual(r.out.trim().split('\n'), [`global\tcodex\t${p.path('home/.codex/hooks.json')}`, `project\tclaude\t${p.path('proj/.claude/settings.json')}`])
+  assert.deepEqual(r.out.trimEnd().split('\n'), [
+    `global\tcodex\t${p.path('home/.codex/hooks.json')}`,
+    '  codex:hooks.json:Stop:0:0\t*\tenabled',
+    `project\tclaude\t${p.path('proj/.claude/settings.json')}`,
+    '  claude:settings.json:Stop:0:0\t*\tenabled',
+    '  claude:settings.json:Stop:0:1\t*\tdisabled',
+  ])
   r = hookrt(p, ['dump'])
   const d = JSON.parse(r.out)
-  assert.deepEqual(d.hooks.map((h) => h.id), ['codex:hooks.json:Stop:0:0', 'claude:settings.json:Stop:0:0'])
+  assert.deepEqual(d.hooks.map((h) => h.id), ['codex:hooks.json:Stop:0:0', 'claude:settings.json:Stop:0:0', 'claude:settings.json:Stop:0:1'])
+  assert.deepEqual(d.hooks.map((h) => h.enabled), [true, true, false])
+})
+
+// Claude Code's 2026 events (and Codex's Interrupt): every name validates and runs.
+const EVENTS_2026 = ['SessionStart', 'Setup', 'UserPromptSubmit', 'UserPromptExpansion', 'PreToolUse', 'PermissionRequest',
+  'PermissionDenied', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Notification', 'MessageDisplay', 'SubagentStart',
+  'SubagentStop', 'TaskCreated', 'TaskCompleted', 'Stop', 'StopFailure', 'TeammateIdle', 'InstructionsLoaded', 'ConfigChange',
+  'CwdChanged', 'DirectoryAdded', 'FileChanged', 'WorktreeCreate', 'WorktreeRemove', 'PreCompact', 'PostCompact', 'Elicitation',
+  'ElicitationResult', 'SessionEnd', 'PreModelSwitch', 'PostModelSwitch']
+
+test('validate is clean and run accepts every 2026 event name', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.claude(Object.fromEntries(EVENTS_2026.map((e) => [e, [{ hooks: [{ type: 'command', command: `cat >/dev/null; echo ${e} >&2; exit 2` }] }]])))
+  p.write('proj/.codex/hooks.json', { hooks: { Interrupt: [{ hooks: [{ command: 'echo interrupted' }] }], PostCompact: [{ hooks: [{ command: 'true' }] }] } })
+  let r = hookrt(p, ['validate', '--strict'])
+  assert.equal(r.code, 0, r.out + r.err)
+  for (const e of [...EVENTS_2026, 'Interrupt']) {
+    r = hookrt(p, ['run', '--event', e, '--payload', '-'], { input: '{"tool_name":"Bash"}' })
+    assert.ok(r.code === 0 || r.code === 2, `${e}: ${r.code} ${r.err}`)
+    const res = JSON.parse(r.out)
+    assert.ok(res.runs.length >= 1, `${e} ran nothing`)
+  }
 })
 
 test('version, help, bad flags', (t) => {

@@ -225,6 +225,15 @@ export function apply(ctx, config = {}) {
     track(run('SubagentStop', payload, { agent: child }).catch(warn('SubagentStop')))
   })
 
+  // StopFailure: the turn ended on an error (dsh's `agent/error`). Output is ignored, as in
+  // Claude Code; the hooks are for logging and alerts.
+  ctx.on('agent/error', ({ agent, turn, error }) => {
+    const status = error?.status ?? error?.statusCode
+    const kind = status === 429 ? 'rate_limit' : status === 401 ? 'authentication_failed' : status >= 500 ? 'server_error' : 'unknown'
+    const payload = { ...base(agent, 'StopFailure'), error: kind, error_details: String(error?.message ?? error) }
+    track(run('StopFailure', payload, { agent, turn }).catch(warn('StopFailure')))
+  })
+
   ctx.on('session/disposed', (session) => {
     const payload = { session_id: session?.header?.id ?? '', transcript_path: '', cwd: session?.header?.cwd ?? process.cwd(), reason: 'other' }
     track(run('SessionEnd', payload, {}).catch(warn('SessionEnd')))

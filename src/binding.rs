@@ -135,6 +135,7 @@ pub fn event_info(event: String) -> Option<String> {
     Some(json(&serde_json::json!({
         "canonical": ev.canonical,
         "subjectKeys": ev.canonical.subject_keys(),
+        "subjectBasename": ev.canonical.subject().basename,
     })))
 }
 

@@ -62,6 +62,15 @@ struct Shared {
     /// Do not run Hermes shell hooks that were not approved with `hookrt trust approve`.
     #[arg(long, global = true)]
     require_hook_approval: bool,
+    /// A Claude Code plugin directory whose hooks/hooks.json is loaded (repeatable).
+    #[arg(long = "plugin", global = true, value_name = "DIR")]
+    plugins: Vec<PathBuf>,
+    /// Claude Code managed settings file (default /etc/claude-code/managed-settings.json).
+    #[arg(long, global = true, value_name = "FILE")]
+    managed_settings: Option<PathBuf>,
+    /// Longest context or message kept, in characters (default 10000).
+    #[arg(long, global = true, value_name = "CHARS")]
+    context_cap: Option<usize>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -93,7 +102,8 @@ enum Command {
     },
     /// Print the merged effective configuration.
     Dump,
-    /// Print the files read: scope, dialect, file.
+    /// Print the files read (scope, dialect, file), each followed by its hooks (id, matcher,
+    /// enabled or disabled).
     List,
     /// Consent for Hermes shell hooks: list, approve or revoke (command, event, script hash).
     Trust {
@@ -140,6 +150,13 @@ impl Shared {
             project_dir: self.project_dir.clone(),
             reap_orphans: Some(true),
             require_hook_approval: self.require_hook_approval,
+            plugins: self
+                .plugins
+                .iter()
+                .map(|root| crate::config::discovery::PluginDir { root: root.clone(), data_dir: None })
+                .collect(),
+            managed_settings_path: self.managed_settings.clone(),
+            context_cap: self.context_cap,
             ..Default::default()
         }
     }
@@ -257,8 +274,13 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> 
             0
         }
         Command::List => {
-            for s in &rt.loaded().sources {
+            let l = rt.loaded();
+            for s in &l.sources {
                 let _ = writeln!(io.out, "{}\t{}\t{}", s.scope.as_str(), s.dialect.as_str(), s.file);
+                for h in l.table.hooks().iter().filter(|h| h.file.display().to_string() == s.file) {
+                    let state = if h.enabled { "enabled" } else { "disabled" };
+                    let _ = writeln!(io.out, "  {}\t{}\t{}", h.id, h.matcher_text.as_deref().unwrap_or("*"), state);
+                }
             }
             0
         }

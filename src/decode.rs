@@ -3,17 +3,21 @@
 
 use crate::config::OnError;
 use crate::dialect::Dialect;
-use crate::event::{resolve_any_name, CanonicalEvent};
+use crate::event::{resolve_any_name, CanonicalEvent, ExitTwo, OutputRule};
+use crate::event_fields::EventFields;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// A decision, ordered by precedence (deny > ask > allow > none).
+/// A decision, ordered by precedence (deny > defer > ask > allow > none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
     None,
     Allow,
     Ask,
+    /// PreToolUse `permissionDecision: "defer"`: leave the call for later (Claude Code's
+    /// deferred tool calls); beats ask, loses to deny.
+    Defer,
     Deny,
 }
 
@@ -51,9 +55,30 @@ pub struct RunOutcome {
     pub update_input: Option<Value>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
+    /// Event-specific answer fields (PermissionRequest's decision, `sessionTitle`, ...).
+    #[serde(flatten)]
+    pub fields: EventFields,
     /// Plain stdout of a clean exit 0 (candidate context on events that take it).
     #[serde(skip)]
     pub plain_stdout: Option<String>,
+}
+
+impl RunOutcome {
+    /// Cuts every context and message longer than `cap` characters to `cap`, with a marker
+    /// saying how much was cut (Claude Code's 10,000-character limit on hook output strings).
+    pub fn cap_texts(&mut self, cap: usize) {
+        for t in self.contexts.iter_mut().chain(self.messages.iter_mut()).chain(self.plain_stdout.iter_mut()) {
+            cap_text(t, cap);
+        }
+    }
+}
+
+/// Cuts one text to `cap` characters plus a marker.
+pub fn cap_text(t: &mut String, cap: usize) {
+    let Some((cut_at, _)) = t.char_indices().nth(cap) else { return };
+    let cut = t[cut_at..].chars().count();
+    t.truncate(cut_at);
+    t.push_str(&format!("\n[hookrt: {cut} more characters cut]"));
 }
 
 /// Default reason of an exit-2 run with empty stderr.
@@ -73,8 +98,22 @@ pub fn decode(raw: Raw, event: CanonicalEvent, dialect: Dialect) -> RunOutcome {
     } else {
         stdout.as_str()
     };
-    match raw.exit_code {
-        Some(0) => {
+    match (event.output_rule(), raw.exit_code) {
+        // StopFailure: output and exit code are ignored.
+        (OutputRule::Discarded, _) => {}
+        // WorktreeCreate: any non-zero exit fails the creation.
+        (OutputRule::PathOrFail, code) if code != Some(0) => {
+            out.decision = Some(Decision::Deny);
+            out.reason = Some(if stderr.is_empty() {
+                match code {
+                    Some(c) => format!("hook failed with exit code {c}"),
+                    None => "hook was killed by a signal".to_owned(),
+                }
+            } else {
+                stderr.clone()
+            });
+        }
+        (rule, Some(0)) => {
             if answer.starts_with('{') {
                 match serde_json::from_str::<Value>(answer) {
                     Ok(Value::Object(obj)) => {
@@ -85,11 +124,14 @@ pub fn decode(raw: Raw, event: CanonicalEvent, dialect: Dialect) -> RunOutcome {
                     }
                     _ => tracing::warn!("hook stdout starts with '{{' but is not a JSON object; ignored"),
                 }
+            } else if rule == OutputRule::PathOrFail {
+                out.fields.worktree_path =
+                    stdout.lines().next().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned);
             } else if !stdout.is_empty() {
                 out.plain_stdout = Some(stdout.clone());
             }
         }
-        Some(2) => {
+        (_, Some(2)) if event.exit_two() == ExitTwo::Denies => {
             out.decision = Some(Decision::Deny);
             let fallback =
                 if dialect == Dialect::Agents && !stdout.is_empty() { stdout.as_str() } else { BLOCKED_BY_HOOK };
@@ -137,29 +179,48 @@ pub fn apply_answer(obj: &Map<String, Value>, event: CanonicalEvent, out: &mut R
     if let Some(c) = str_field(obj, "additionalContext").filter(|c| !c.is_empty()) {
         out.contexts.push(c.to_owned());
     }
-    if let Some(hso) = obj.get("hookSpecificOutput").and_then(Value::as_object) {
-        let same_event = match str_field(hso, "hookEventName") {
+    let hso =
+        obj.get("hookSpecificOutput").and_then(Value::as_object).filter(|hso| match str_field(hso, "hookEventName") {
             None => true,
             Some(name) => resolve_any_name(name) == Some(event),
-        };
-        if same_event {
-            match str_field(hso, "permissionDecision") {
+        });
+    if let Some(hso) = hso {
+        match str_field(hso, "permissionDecision") {
+            Some("allow") => decision = Some(Decision::Allow),
+            Some("deny") => decision = Some(Decision::Deny),
+            Some("ask") => decision = Some(Decision::Ask),
+            Some("defer") => decision = Some(Decision::Defer),
+            _ => {}
+        }
+        if let Some(r) = str_field(hso, "permissionDecisionReason") {
+            reason = Some(r.to_owned());
+        }
+        if let Some(c) = str_field(hso, "additionalContext").filter(|c| !c.is_empty()) {
+            out.contexts.push(c.to_owned());
+        }
+        if let Some(u) = hso.get("updatedInput").filter(|u| u.is_object()) {
+            out.update_input = Some(u.clone());
+        }
+        // PermissionRequest: {"decision": {"behavior": "allow"|"deny", "updatedInput", "message", ...}}.
+        if let Some(d) =
+            hso.get("decision").and_then(Value::as_object).filter(|_| event == CanonicalEvent::PermissionRequest)
+        {
+            match str_field(d, "behavior") {
                 Some("allow") => decision = Some(Decision::Allow),
-                Some("deny") => decision = Some(Decision::Deny),
-                Some("ask") => decision = Some(Decision::Ask),
-                _ => {}
+                Some("deny") => {
+                    decision = Some(Decision::Deny);
+                    if let Some(m) = str_field(d, "message") {
+                        reason = Some(m.to_owned());
+                    }
+                }
+                _ => tracing::warn!("PermissionRequest decision.behavior must be \"allow\" or \"deny\"; ignored"),
             }
-            if let Some(r) = str_field(hso, "permissionDecisionReason") {
-                reason = Some(r.to_owned());
-            }
-            if let Some(c) = str_field(hso, "additionalContext").filter(|c| !c.is_empty()) {
-                out.contexts.push(c.to_owned());
-            }
-            if let Some(u) = hso.get("updatedInput").filter(|u| u.is_object()) {
+            if let Some(u) = d.get("updatedInput").filter(|u| u.is_object()) {
                 out.update_input = Some(u.clone());
             }
         }
     }
+    out.fields = EventFields::read(obj, hso, event);
     if let Some(c) = str_field(obj, "context").filter(|c| !c.is_empty()) {
         out.contexts.push(c.to_owned());
     }

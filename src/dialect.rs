@@ -86,7 +86,7 @@ impl Dialect {
             // Codex has no failure event: its PostToolUse groups run for every outcome.
             Dialect::Codex => match name {
                 "PostToolUseFailure" => None,
-                _ => CanonicalEvent::ALL.into_iter().find(|e| e.claude_name() == name).and_then(any),
+                _ => CanonicalEvent::ALL.into_iter().find(|e| e.in_codex() && e.claude_name() == name).and_then(any),
             },
             Dialect::Agents => match name {
                 "PreToolUse" => any(CanonicalEvent::ToolBefore),
@@ -94,7 +94,9 @@ impl Dialect {
                 "Stop" => any(CanonicalEvent::TurnStop),
                 _ => None,
             },
-            Dialect::Opencode => CanonicalEvent::ALL.into_iter().find(|e| e.opencode_name() == name).and_then(any),
+            Dialect::Opencode => {
+                CanonicalEvent::ALL.into_iter().find(|e| e.opencode_name() == Some(name)).and_then(any)
+            }
             Dialect::Hermes => CanonicalEvent::ALL.into_iter().find(|e| e.hermes_name() == Some(name)).and_then(any),
             Dialect::Native => CanonicalEvent::from_canonical(name).and_then(any),
         }
@@ -106,7 +108,7 @@ impl Dialect {
             .into_iter()
             .filter_map(|e| match self {
                 Dialect::Claude | Dialect::Codex | Dialect::Agents => Some(e.claude_name()),
-                Dialect::Opencode => Some(e.opencode_name()),
+                Dialect::Opencode => e.opencode_name(),
                 Dialect::Hermes => e.hermes_name(),
                 Dialect::Native => Some(e.as_str()),
             })

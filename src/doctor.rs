@@ -64,8 +64,17 @@ pub fn synthetic_payload(hook: &Hook) -> Map<String, Value> {
         CanonicalEvent::SubagentStart | CanonicalEvent::SubagentEnd => {
             json!({"agent_id": "doctor", "agent_type": subject})
         }
-        CanonicalEvent::Notice => json!({"message": "hookrt doctor"}),
-        CanonicalEvent::CompactBefore => json!({"trigger": "manual"}),
+        CanonicalEvent::Notice => json!({"message": "hookrt doctor", "notification_type": "idle_prompt"}),
+        CanonicalEvent::CompactBefore | CanonicalEvent::CompactAfter => json!({"trigger": "manual"}),
+        CanonicalEvent::PermissionRequest | CanonicalEvent::PermissionDenied => {
+            json!({"tool_name": subject, "tool_input": {"command": "true"}})
+        }
+        CanonicalEvent::Setup => json!({"trigger": "init"}),
+        CanonicalEvent::PromptExpand => json!({"command_name": subject, "prompt": format!("/{subject}")}),
+        CanonicalEvent::FileChange => json!({"file_path": format!("/tmp/{subject}"), "event": "change"}),
+        CanonicalEvent::CwdChange => json!({"old_cwd": "/", "new_cwd": "/tmp"}),
+        CanonicalEvent::WorktreeCreate | CanonicalEvent::WorktreeRemove => json!({"name": "hookrt-doctor"}),
+        _ => json!({}),
     };
     let mut m = v.as_object().cloned().unwrap_or_default();
     m.insert("session_id".into(), Value::from("hookrt-doctor"));
@@ -108,7 +117,7 @@ fn check_program(words: &[String], cwd: &Path, problems: &mut Vec<String>) -> Op
 
 /// Examines and trial-runs one hook.
 pub async fn examine(rt: &Runtime, hook: Arc<Hook>) -> Report {
-    let cwd = rt.options().cwd.clone();
+    let cwd = rt.options().policy.cwd.clone();
     let mut problems = Vec::new();
     let program = match &hook.handler {
         HandlerSpec::Shell { command, args: Some(args), .. } => {

@@ -6,7 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The ten events hookrt knows, independent of any dialect.
+/// The events hookrt knows, independent of any dialect: every Claude Code hook event of 2026
+/// (v2.1.240), Codex's `Interrupt`, and the spellings of opencode and Hermes mapped onto them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
 pub enum CanonicalEvent {
     #[serde(rename = "session:start")]
@@ -29,6 +30,52 @@ pub enum CanonicalEvent {
     Notice,
     #[serde(rename = "compact:before")]
     CompactBefore,
+    #[serde(rename = "session:setup")]
+    Setup,
+    #[serde(rename = "prompt:expand")]
+    PromptExpand,
+    #[serde(rename = "permission:request")]
+    PermissionRequest,
+    #[serde(rename = "permission:denied")]
+    PermissionDenied,
+    #[serde(rename = "tool:batch")]
+    ToolBatch,
+    #[serde(rename = "message:display")]
+    MessageDisplay,
+    #[serde(rename = "task:create")]
+    TaskCreate,
+    #[serde(rename = "task:complete")]
+    TaskComplete,
+    #[serde(rename = "turn:fail")]
+    TurnFail,
+    #[serde(rename = "turn:interrupt")]
+    TurnInterrupt,
+    #[serde(rename = "teammate:idle")]
+    TeammateIdle,
+    #[serde(rename = "instructions:load")]
+    InstructionsLoad,
+    #[serde(rename = "config:change")]
+    ConfigChange,
+    #[serde(rename = "cwd:change")]
+    CwdChange,
+    #[serde(rename = "directory:add")]
+    DirectoryAdd,
+    #[serde(rename = "file:change")]
+    FileChange,
+    #[serde(rename = "worktree:create")]
+    WorktreeCreate,
+    #[serde(rename = "worktree:remove")]
+    WorktreeRemove,
+    #[serde(rename = "compact:after")]
+    CompactAfter,
+    #[serde(rename = "model:switch")]
+    ModelSwitch,
+    #[serde(rename = "model:switched")]
+    ModelSwitched,
+    #[serde(rename = "elicitation:request")]
+    ElicitationRequest,
+    #[serde(rename = "elicitation:result")]
+    ElicitationResult,
 }
 
 /// Which outcome of a tool an after-tool dispatch or group speaks about.
@@ -53,103 +100,265 @@ impl ToolResult {
     }
 }
 
-/// One row of the SPEC §4 table.
-struct Row {
-    canonical: CanonicalEvent,
-    claude: &'static [&'static str],
-    opencode: &'static str,
-    hermes: Option<&'static str>,
+/// Where an event's matcher subject comes from. The one source of truth for the dispatcher,
+/// the `listen` fast path and the JS wrapper's no-match shortcut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subject {
+    /// Payload keys whose first string value is the subject; empty: the event has none.
+    pub keys: &'static [&'static str],
+    /// The subject is the last path component of that value (FileChanged: `.envrc`).
+    pub basename: bool,
 }
 
-const TABLE: [Row; 10] = [
-    Row {
-        canonical: CanonicalEvent::SessionStart,
-        claude: &["SessionStart"],
-        opencode: "session.created",
-        hermes: Some("on_session_start"),
-    },
-    Row {
-        canonical: CanonicalEvent::SessionEnd,
-        claude: &["SessionEnd"],
-        opencode: "session.deleted",
-        hermes: Some("on_session_end"),
-    },
-    Row {
-        canonical: CanonicalEvent::PromptSubmit,
-        claude: &["UserPromptSubmit"],
-        opencode: "chat.message",
-        hermes: Some("pre_llm_call"),
-    },
-    Row {
-        canonical: CanonicalEvent::ToolBefore,
-        claude: &["PreToolUse"],
-        opencode: "tool.execute.before",
-        hermes: Some("pre_tool_call"),
-    },
-    Row {
-        canonical: CanonicalEvent::ToolAfter,
-        claude: &["PostToolUse", "PostToolUseFailure"],
-        opencode: "tool.execute.after",
-        hermes: Some("post_tool_call"),
-    },
-    Row {
-        canonical: CanonicalEvent::TurnStop,
-        claude: &["Stop"],
-        opencode: "session.idle",
-        hermes: Some("post_llm_call"),
-    },
-    Row {
-        canonical: CanonicalEvent::SubagentStart,
-        claude: &["SubagentStart"],
-        opencode: "tool.execute.before.subagent",
-        hermes: Some("subagent_start"),
-    },
-    Row {
-        canonical: CanonicalEvent::SubagentEnd,
-        claude: &["SubagentStop"],
-        opencode: "tool.execute.after.subagent",
-        hermes: Some("subagent_stop"),
-    },
-    Row { canonical: CanonicalEvent::Notice, claude: &["Notification"], opencode: "notification", hermes: None },
-    Row {
-        canonical: CanonicalEvent::CompactBefore,
-        claude: &["PreCompact"],
-        opencode: "experimental.session.compacting",
-        hermes: None,
-    },
-];
+impl Subject {
+    const NONE: Subject = Subject { keys: &[], basename: false };
+    const fn keys(keys: &'static [&'static str]) -> Subject {
+        Subject { keys, basename: false }
+    }
+
+    /// Derives the subject from one candidate value (already known to be a string).
+    pub fn of<'a>(&self, value: &'a str) -> &'a str {
+        if self.basename {
+            value.rsplit('/').next().unwrap_or(value)
+        } else {
+            value
+        }
+    }
+}
+
+/// What exit code 2 means on an event (Claude's "Exit code 2 behavior per event").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitTwo {
+    /// A deny with stderr as the reason (downgraded later where the event cannot block).
+    Denies,
+    /// Not honoured: the run decides nothing (PermissionRequest, Notification, ...).
+    Ignored,
+}
+
+/// How a run's output is read on an event, beyond the common rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputRule {
+    /// The common rules: JSON answers on exit 0, exit 2 per [`ExitTwo`].
+    Standard,
+    /// Output and exit code are ignored (StopFailure).
+    Discarded,
+    /// Any non-zero exit fails (denies); plain stdout is a path (WorktreeCreate).
+    PathOrFail,
+}
+
+/// One row of the event table: every spelling and every per-event rule.
+struct Row {
+    canonical: CanonicalEvent,
+    /// Claude Code spellings (after-tool has two).
+    claude: &'static [&'static str],
+    /// Whether Codex's hooks have the event (under the Claude spelling).
+    codex: bool,
+    opencode: Option<&'static str>,
+    hermes: Option<&'static str>,
+    subject: Subject,
+    /// A deny can stop the action (otherwise it is downgraded).
+    blockable: bool,
+    /// Plain stdout of a clean run is context.
+    plain_context: bool,
+    exit_two: ExitTwo,
+    output: OutputRule,
+}
 
 /// Payload keys whose first string value is the tool name.
 const TOOL_KEYS: &[&str] = &["tool_name", "tool", "name"];
+const TOOL: Subject = Subject::keys(TOOL_KEYS);
+
+const fn row(canonical: CanonicalEvent, claude: &'static [&'static str], subject: Subject) -> Row {
+    Row {
+        canonical,
+        claude,
+        codex: false,
+        opencode: None,
+        hermes: None,
+        subject,
+        blockable: false,
+        plain_context: false,
+        exit_two: ExitTwo::Denies,
+        output: OutputRule::Standard,
+    }
+}
+
+use CanonicalEvent as E;
+
+/// The event table, in `CanonicalEvent` order. The first ten rows (all accepted in Codex files)
+/// are the JavaScript
+/// implementation's contract (SPEC §4) and keep its rules even where Claude's reference has
+/// since changed (SubagentStop blocks in Claude; here it is downgraded, as the contract says).
+const TABLE: [Row; 33] = [
+    Row {
+        codex: true,
+        opencode: Some("session.created"),
+        hermes: Some("on_session_start"),
+        plain_context: true,
+        ..row(E::SessionStart, &["SessionStart"], Subject::keys(&["source"]))
+    },
+    Row {
+        codex: true,
+        opencode: Some("session.deleted"),
+        hermes: Some("on_session_end"),
+        ..row(E::SessionEnd, &["SessionEnd"], Subject::keys(&["reason", "source"]))
+    },
+    Row {
+        codex: true,
+        opencode: Some("chat.message"),
+        hermes: Some("pre_llm_call"),
+        blockable: true,
+        plain_context: true,
+        ..row(E::PromptSubmit, &["UserPromptSubmit"], Subject::NONE)
+    },
+    Row {
+        codex: true,
+        opencode: Some("tool.execute.before"),
+        hermes: Some("pre_tool_call"),
+        blockable: true,
+        ..row(E::ToolBefore, &["PreToolUse"], TOOL)
+    },
+    Row {
+        codex: true,
+        opencode: Some("tool.execute.after"),
+        hermes: Some("post_tool_call"),
+        ..row(E::ToolAfter, &["PostToolUse", "PostToolUseFailure"], TOOL)
+    },
+    Row {
+        codex: true,
+        opencode: Some("session.idle"),
+        hermes: Some("post_llm_call"),
+        blockable: true,
+        ..row(E::TurnStop, &["Stop"], Subject::NONE)
+    },
+    Row {
+        codex: true,
+        opencode: Some("tool.execute.before.subagent"),
+        hermes: Some("subagent_start"),
+        plain_context: true,
+        ..row(E::SubagentStart, &["SubagentStart"], Subject::keys(&["agent_type"]))
+    },
+    Row {
+        codex: true,
+        opencode: Some("tool.execute.after.subagent"),
+        hermes: Some("subagent_stop"),
+        ..row(E::SubagentEnd, &["SubagentStop"], Subject::keys(&["agent_type"]))
+    },
+    // Notification and PreCompact matchers have no effect in the contract (SPEC §5), although
+    // Claude now matches them on `notification_type` and `trigger`.
+    Row { codex: true, opencode: Some("notification"), ..row(E::Notice, &["Notification"], Subject::NONE) },
+    Row {
+        codex: true,
+        opencode: Some("experimental.session.compacting"),
+        plain_context: true,
+        ..row(E::CompactBefore, &["PreCompact"], Subject::NONE)
+    },
+    row(E::Setup, &["Setup"], Subject::keys(&["trigger"])),
+    Row {
+        blockable: true,
+        plain_context: true,
+        ..row(E::PromptExpand, &["UserPromptExpansion"], Subject::keys(&["command_name"]))
+    },
+    Row {
+        codex: true,
+        opencode: Some("permission.ask"),
+        blockable: true,
+        exit_two: ExitTwo::Ignored,
+        ..row(E::PermissionRequest, &["PermissionRequest"], TOOL)
+    },
+    Row { exit_two: ExitTwo::Ignored, ..row(E::PermissionDenied, &["PermissionDenied"], TOOL) },
+    Row { blockable: true, ..row(E::ToolBatch, &["PostToolBatch"], Subject::NONE) },
+    Row { exit_two: ExitTwo::Ignored, ..row(E::MessageDisplay, &["MessageDisplay"], Subject::NONE) },
+    Row { blockable: true, ..row(E::TaskCreate, &["TaskCreated"], Subject::NONE) },
+    Row { blockable: true, ..row(E::TaskComplete, &["TaskCompleted"], Subject::NONE) },
+    Row {
+        opencode: Some("session.error"),
+        output: OutputRule::Discarded,
+        exit_two: ExitTwo::Ignored,
+        ..row(E::TurnFail, &["StopFailure"], Subject::keys(&["error"]))
+    },
+    Row { codex: true, exit_two: ExitTwo::Ignored, ..row(E::TurnInterrupt, &["Interrupt"], Subject::NONE) },
+    Row { blockable: true, ..row(E::TeammateIdle, &["TeammateIdle"], Subject::NONE) },
+    Row {
+        exit_two: ExitTwo::Ignored,
+        ..row(E::InstructionsLoad, &["InstructionsLoaded"], Subject::keys(&["load_reason"]))
+    },
+    Row { blockable: true, ..row(E::ConfigChange, &["ConfigChange"], Subject::keys(&["source"])) },
+    row(E::CwdChange, &["CwdChanged"], Subject::NONE),
+    row(E::DirectoryAdd, &["DirectoryAdded"], Subject::keys(&["source"])),
+    Row {
+        opencode: Some("file.watcher.updated"),
+        ..row(E::FileChange, &["FileChanged"], Subject { keys: &["file_path", "file"], basename: true })
+    },
+    Row {
+        blockable: true,
+        output: OutputRule::PathOrFail,
+        ..row(E::WorktreeCreate, &["WorktreeCreate"], Subject::NONE)
+    },
+    row(E::WorktreeRemove, &["WorktreeRemove"], Subject::NONE),
+    Row {
+        codex: true,
+        opencode: Some("session.compacted"),
+        ..row(E::CompactAfter, &["PostCompact"], Subject::keys(&["trigger"]))
+    },
+    Row { blockable: true, ..row(E::ModelSwitch, &["PreModelSwitch"], Subject::NONE) },
+    row(E::ModelSwitched, &["PostModelSwitch"], Subject::NONE),
+    Row { blockable: true, ..row(E::ElicitationRequest, &["Elicitation"], Subject::keys(&["mcp_server_name"])) },
+    Row { blockable: true, ..row(E::ElicitationResult, &["ElicitationResult"], Subject::keys(&["mcp_server_name"])) },
+];
 
 impl CanonicalEvent {
     /// All canonical events, in table order.
-    pub const ALL: [CanonicalEvent; 10] = [
-        CanonicalEvent::SessionStart,
-        CanonicalEvent::SessionEnd,
-        CanonicalEvent::PromptSubmit,
-        CanonicalEvent::ToolBefore,
-        CanonicalEvent::ToolAfter,
-        CanonicalEvent::TurnStop,
-        CanonicalEvent::SubagentStart,
-        CanonicalEvent::SubagentEnd,
-        CanonicalEvent::Notice,
-        CanonicalEvent::CompactBefore,
-    ];
+    pub const ALL: [CanonicalEvent; 33] = {
+        let mut all = [E::SessionStart; 33];
+        let mut i = 0;
+        while i < 33 {
+            all[i] = TABLE[i].canonical;
+            i += 1;
+        }
+        all
+    };
+
+    /// How many canonical events there are (the hook table's index size).
+    pub const COUNT: usize = 33;
 
     /// The canonical spelling (`tool:before`), as used on the wire and in native files.
     pub fn as_str(self) -> &'static str {
         match self {
-            CanonicalEvent::SessionStart => "session:start",
-            CanonicalEvent::SessionEnd => "session:end",
-            CanonicalEvent::PromptSubmit => "prompt:submit",
-            CanonicalEvent::ToolBefore => "tool:before",
-            CanonicalEvent::ToolAfter => "tool:after",
-            CanonicalEvent::TurnStop => "turn:stop",
-            CanonicalEvent::SubagentStart => "subagent:start",
-            CanonicalEvent::SubagentEnd => "subagent:end",
-            CanonicalEvent::Notice => "notice",
-            CanonicalEvent::CompactBefore => "compact:before",
+            E::SessionStart => "session:start",
+            E::SessionEnd => "session:end",
+            E::PromptSubmit => "prompt:submit",
+            E::ToolBefore => "tool:before",
+            E::ToolAfter => "tool:after",
+            E::TurnStop => "turn:stop",
+            E::SubagentStart => "subagent:start",
+            E::SubagentEnd => "subagent:end",
+            E::Notice => "notice",
+            E::CompactBefore => "compact:before",
+            E::Setup => "session:setup",
+            E::PromptExpand => "prompt:expand",
+            E::PermissionRequest => "permission:request",
+            E::PermissionDenied => "permission:denied",
+            E::ToolBatch => "tool:batch",
+            E::MessageDisplay => "message:display",
+            E::TaskCreate => "task:create",
+            E::TaskComplete => "task:complete",
+            E::TurnFail => "turn:fail",
+            E::TurnInterrupt => "turn:interrupt",
+            E::TeammateIdle => "teammate:idle",
+            E::InstructionsLoad => "instructions:load",
+            E::ConfigChange => "config:change",
+            E::CwdChange => "cwd:change",
+            E::DirectoryAdd => "directory:add",
+            E::FileChange => "file:change",
+            E::WorktreeCreate => "worktree:create",
+            E::WorktreeRemove => "worktree:remove",
+            E::CompactAfter => "compact:after",
+            E::ModelSwitch => "model:switch",
+            E::ModelSwitched => "model:switched",
+            E::ElicitationRequest => "elicitation:request",
+            E::ElicitationResult => "elicitation:result",
         }
     }
 
@@ -167,8 +376,13 @@ impl CanonicalEvent {
         self.row().claude[0]
     }
 
-    /// opencode spelling.
-    pub fn opencode_name(self) -> &'static str {
+    /// Whether Codex's hook files have this event.
+    pub fn in_codex(self) -> bool {
+        self.row().codex
+    }
+
+    /// opencode spelling, where opencode has the event.
+    pub fn opencode_name(self) -> Option<&'static str> {
         self.row().opencode
     }
 
@@ -179,33 +393,33 @@ impl CanonicalEvent {
 
     /// Whether a deny on this event can stop the action (otherwise it is downgraded).
     pub fn blockable(self) -> bool {
-        matches!(self, CanonicalEvent::PromptSubmit | CanonicalEvent::ToolBefore | CanonicalEvent::TurnStop)
+        self.row().blockable
     }
 
     /// Whether plain stdout of a clean run becomes context on this event.
     pub fn plain_stdout_is_context(self) -> bool {
-        matches!(
-            self,
-            CanonicalEvent::SessionStart
-                | CanonicalEvent::PromptSubmit
-                | CanonicalEvent::SubagentStart
-                | CanonicalEvent::CompactBefore
-        )
+        self.row().plain_context
+    }
+
+    /// What exit code 2 does on this event.
+    pub fn exit_two(self) -> ExitTwo {
+        self.row().exit_two
+    }
+
+    /// How output is read on this event.
+    pub fn output_rule(self) -> OutputRule {
+        self.row().output
+    }
+
+    /// Where the matcher subject comes from.
+    pub fn subject(self) -> Subject {
+        self.row().subject
     }
 
     /// Payload keys that give the matcher subject, first string wins; empty when the event
     /// has no subject (a matcher on it has no effect).
     pub fn subject_keys(self) -> &'static [&'static str] {
-        match self {
-            CanonicalEvent::SessionStart => &["source"],
-            CanonicalEvent::SessionEnd => &["reason", "source"],
-            CanonicalEvent::ToolBefore | CanonicalEvent::ToolAfter => TOOL_KEYS,
-            CanonicalEvent::SubagentStart | CanonicalEvent::SubagentEnd => &["agent_type"],
-            CanonicalEvent::PromptSubmit
-            | CanonicalEvent::TurnStop
-            | CanonicalEvent::Notice
-            | CanonicalEvent::CompactBefore => &[],
-        }
+        self.row().subject.keys
     }
 
     /// Whether a matcher can select anything on this event.
@@ -215,7 +429,13 @@ impl CanonicalEvent {
 
     /// The matcher subject of a payload, when it has one.
     pub fn subject_of(self, payload: &serde_json::Map<String, serde_json::Value>) -> Option<&str> {
-        self.subject_keys().iter().find_map(|k| payload.get(*k).and_then(|v| v.as_str()))
+        let subject = self.subject();
+        subject.keys.iter().find_map(|k| payload.get(*k).and_then(|v| v.as_str())).map(|v| subject.of(v))
+    }
+
+    /// Whether the hooks of this event get a `CLAUDE_ENV_FILE` to export variables through.
+    pub fn takes_env_file(self) -> bool {
+        matches!(self, E::SessionStart | E::Setup | E::CwdChange | E::FileChange)
     }
 }
 
@@ -244,7 +464,7 @@ pub fn resolve_dispatch_name(name: &str) -> Option<DispatchEvent> {
     }
     TABLE
         .iter()
-        .find(|r| r.claude.contains(&name) || r.opencode == name || r.hermes == Some(name))
+        .find(|r| r.claude.contains(&name) || r.opencode == Some(name) || r.hermes == Some(name))
         .and_then(|r| plain(r.canonical))
 }
 
@@ -259,7 +479,7 @@ pub fn all_dispatch_names() -> Vec<&'static str> {
     for r in &TABLE {
         v.push(r.canonical.as_str());
         v.extend_from_slice(r.claude);
-        v.push(r.opencode);
+        v.extend(r.opencode);
         v.extend(r.hermes);
     }
     v
@@ -276,13 +496,32 @@ mod tests {
             for c in r.claude {
                 assert_eq!(resolve_any_name(c), Some(r.canonical));
             }
-            assert_eq!(resolve_any_name(r.opencode), Some(r.canonical));
+            if let Some(o) = r.opencode {
+                assert_eq!(resolve_any_name(o), Some(r.canonical));
+            }
             if let Some(h) = r.hermes {
                 assert_eq!(resolve_any_name(h), Some(r.canonical));
             }
         }
         assert_eq!(resolve_any_name("Bogus"), None);
         assert_eq!(resolve_any_name("pretooluse"), None);
+    }
+
+    #[test]
+    fn table_rows_are_in_enum_order_and_names_are_unique() {
+        for (i, r) in TABLE.iter().enumerate() {
+            assert_eq!(r.canonical as usize, i, "{:?}", r.canonical);
+        }
+        let names = all_dispatch_names();
+        let unique: std::collections::HashSet<_> = names.iter().collect();
+        assert_eq!(unique.len(), names.len());
+        assert!(names.contains(&"PermissionRequest") && names.contains(&"Interrupt"));
+    }
+
+    #[test]
+    fn file_changed_subject_is_the_file_name() {
+        let p: serde_json::Map<_, _> = serde_json::from_str(r#"{"file_path":"/p/.envrc"}"#).unwrap();
+        assert_eq!(CanonicalEvent::FileChange.subject_of(&p), Some(".envrc"));
     }
 
     #[test]

@@ -3,8 +3,10 @@
 
 use crate::decode::{Decision, RunOutcome};
 use crate::event::CanonicalEvent;
+use crate::event_fields::EventFields;
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// The folded decision of one dispatch (`outcome` on the wire).
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -24,6 +26,13 @@ pub struct Outcome {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub raw_reason: Option<String>,
     pub downgraded: bool,
+    /// Event-specific fields, first run in configuration order wins for single values.
+    #[serde(flatten)]
+    pub fields: EventFields,
+    /// Variables the hooks exported through `CLAUDE_ENV_FILE` (SessionStart, Setup,
+    /// CwdChanged, FileChanged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub env: Option<BTreeMap<String, String>>,
 }
 
 impl Outcome {
@@ -40,6 +49,8 @@ impl Outcome {
             raw_decision: None,
             raw_reason: None,
             downgraded: false,
+            fields: EventFields::default(),
+            env: None,
         }
     }
 }
@@ -59,7 +70,12 @@ pub fn fold<'a>(runs: impl IntoIterator<Item = &'a RunOutcome> + Clone, event: C
         }
         out.messages.extend(r.messages.iter().cloned());
         out.update_inputs.extend(r.update_input.iter().cloned());
-        if matches!(decision, Decision::Deny | Decision::Ask) && r.decision == Some(decision) {
+        out.fields.merge(&r.fields);
+        // PermissionRequest: the decision object of the first run that decided the outcome.
+        if out.fields.permission.is_none() && r.decision == Some(decision) {
+            out.fields.permission.clone_from(&r.fields.permission);
+        }
+        if matches!(decision, Decision::Deny | Decision::Defer | Decision::Ask) && r.decision == Some(decision) {
             if let Some(reason) = r.reason.as_deref().filter(|s| !s.is_empty()) {
                 out.reason = Some(match out.reason.take() {
                     Some(prev) => format!("{prev}\n\n{reason}"),
@@ -116,6 +132,35 @@ mod tests {
         assert_eq!(o.contexts, vec!["structured", "plain"]);
         let o = fold(&[b], CanonicalEvent::ToolAfter);
         assert_eq!(o.contexts, vec!["structured"]);
+    }
+
+    #[test]
+    fn defer_beats_ask_and_loses_to_deny() {
+        let o = fold(
+            &[r(Some(Decision::Ask), Some("a")), r(Some(Decision::Defer), Some("later"))],
+            CanonicalEvent::ToolBefore,
+        );
+        assert_eq!((o.decision, o.reason.as_deref()), (Decision::Defer, Some("later")));
+        let o = fold(
+            &[r(Some(Decision::Defer), Some("later")), r(Some(Decision::Deny), Some("no"))],
+            CanonicalEvent::ToolBefore,
+        );
+        assert_eq!((o.decision, o.reason.as_deref()), (Decision::Deny, Some("no")));
+    }
+
+    #[test]
+    fn event_fields_first_wins_and_lists_join() {
+        let mut a = r(None, None);
+        a.fields.session_title = Some("one".into());
+        a.fields.watch_paths = Some(vec!["/a".into()]);
+        let mut b = r(None, None);
+        b.fields.session_title = Some("two".into());
+        b.fields.watch_paths = Some(vec!["/b".into()]);
+        b.fields.reload_skills = true;
+        let o = fold(&[a, b], CanonicalEvent::SessionStart);
+        assert_eq!(o.fields.session_title.as_deref(), Some("one"));
+        assert_eq!(o.fields.watch_paths, Some(vec!["/a".to_string(), "/b".to_string()]));
+        assert!(o.fields.reload_skills);
     }
 
     #[test]

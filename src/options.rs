@@ -80,12 +80,32 @@ pub struct RuntimeOptions {
     pub require_hook_approval: bool,
     /// Consecutive blocked Stops of one session after which further blocks are downgraded.
     pub stop_block_limit: Option<u32>,
+    /// Claude Code plugins whose `hooks/hooks.json` is loaded (`{root, dataDir?}`).
+    pub plugins: Vec<crate::config::discovery::PluginDir>,
+    /// Claude Code managed settings file (default: `/etc/claude-code/managed-settings.json`
+    /// on Linux); its hooks always load, and its `allowManagedHooksOnly` / `disableAllHooks`
+    /// win over every other file.
+    pub managed_settings_path: Option<PathBuf>,
+    /// Longest single context or message kept, in characters (default 10,000, as Claude
+    /// Code); longer ones are cut with a marker saying how much was cut.
+    pub context_cap: Option<usize>,
 }
 
-/// Options resolved against the environment, as the dispatcher uses them.
+/// Options resolved against the environment, split by who uses them: the loader, the
+/// dispatcher and handlers, and the resources every dispatch of a runtime shares.
 #[derive(Debug, Clone)]
 pub struct Resolved {
+    /// What configuration to read.
     pub load: LoadOptions,
+    /// How hooks run and how their answers are read.
+    pub policy: RunPolicy,
+    /// Process slots and the HTTP client, shared by every dispatch.
+    pub shared: Shared,
+}
+
+/// How hooks run and how their answers are read (dispatch and handlers).
+#[derive(Debug, Clone)]
+pub struct RunPolicy {
     pub cwd: PathBuf,
     pub project_dir: Option<PathBuf>,
     pub on_error: OnError,
@@ -99,15 +119,48 @@ pub struct Resolved {
     pub webhook_allowlist: Option<Vec<String>>,
     pub model: Option<String>,
     pub turn_id: Option<String>,
-    pub process_slots: Arc<tokio::sync::Semaphore>,
     pub reap_orphans: bool,
     pub case_insensitive_tools: bool,
     pub stop_block_limit: u32,
+    /// Longest context or message kept, in characters (Claude's 10,000).
+    pub context_cap: usize,
+}
+
+/// Resources shared by every dispatch of one runtime (clones share them too).
+#[derive(Debug, Clone)]
+pub struct Shared {
+    /// One permit per hook process running at once.
+    pub process_slots: Arc<tokio::sync::Semaphore>,
+    /// Built on first use: loading the TLS roots costs more than a whole no-match session.
+    http: Arc<std::sync::OnceLock<reqwest::Client>>,
+}
+
+impl Shared {
+    fn new(max_processes: usize) -> Self {
+        Shared {
+            process_slots: Arc::new(tokio::sync::Semaphore::new(max_processes)),
+            http: Arc::new(std::sync::OnceLock::new()),
+        }
+    }
+
+    /// The HTTP client for webhooks, oracles and outbound notifications.
+    pub fn http(&self) -> &reqwest::Client {
+        self.http.get_or_init(|| {
+            let _ = rustls::crypto::ring::default_provider().install_default();
+            reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::limited(10))
+                .user_agent(concat!("hookrt/", env!("CARGO_PKG_VERSION")))
+                .build()
+                .unwrap_or_else(|_| reqwest::Client::new())
+        })
+    }
 }
 
 pub const DEFAULT_OUTPUT_CAP: usize = 1024 * 1024;
 pub const DEFAULT_MAX_PROCESSES: usize = 64;
 pub const DEFAULT_STOP_BLOCK_LIMIT: u32 = 8;
+/// Claude Code's cap on one hook output string.
+pub const DEFAULT_CONTEXT_CAP: usize = 10_000;
 
 /// Whether an environment variable name looks like it holds a secret.
 pub fn is_secret_name(name: &str) -> bool {
@@ -165,24 +218,33 @@ impl RuntimeOptions {
                 subst: Substitutions { vars },
                 require_approval: self.require_hook_approval,
                 accept_hooks: env("HERMES_ACCEPT_HOOKS").as_deref() == Some("1"),
+                plugins: self.plugins.clone(),
+                managed_settings: Some(
+                    self.managed_settings_path
+                        .clone()
+                        .unwrap_or_else(crate::config::discovery::default_managed_settings),
+                ),
             },
-            cwd,
-            project_dir: self.project_dir.clone(),
-            on_error: self.on_error.unwrap_or_default(),
-            timeout_sec: self.timeout_sec,
-            llm: self.llm.clone(),
-            proxy_command: self.proxy.command.clone().filter(|c| !c.trim().is_empty()),
-            stderr_cap: self.stderr_cap.unwrap_or(500),
-            concurrency: self.concurrency,
-            output_cap: self.output_cap.unwrap_or(DEFAULT_OUTPUT_CAP),
-            removed_env,
-            webhook_allowlist: self.webhook_allowlist.clone(),
-            model: self.model.clone(),
-            turn_id: self.turn_id.clone(),
-            process_slots: Arc::new(tokio::sync::Semaphore::new(max)),
-            reap_orphans: self.reap_orphans.unwrap_or(false),
-            case_insensitive_tools: self.case_insensitive_tools,
-            stop_block_limit: self.stop_block_limit.unwrap_or(DEFAULT_STOP_BLOCK_LIMIT),
+            policy: RunPolicy {
+                cwd,
+                project_dir: self.project_dir.clone(),
+                on_error: self.on_error.unwrap_or_default(),
+                timeout_sec: self.timeout_sec,
+                llm: self.llm.clone(),
+                proxy_command: self.proxy.command.clone().filter(|c| !c.trim().is_empty()),
+                stderr_cap: self.stderr_cap.unwrap_or(500),
+                concurrency: self.concurrency,
+                output_cap: self.output_cap.unwrap_or(DEFAULT_OUTPUT_CAP),
+                removed_env,
+                webhook_allowlist: self.webhook_allowlist.clone(),
+                model: self.model.clone(),
+                turn_id: self.turn_id.clone(),
+                reap_orphans: self.reap_orphans.unwrap_or(false),
+                case_insensitive_tools: self.case_insensitive_tools,
+                stop_block_limit: self.stop_block_limit.unwrap_or(DEFAULT_STOP_BLOCK_LIMIT),
+                context_cap: self.context_cap.unwrap_or(DEFAULT_CONTEXT_CAP),
+            },
+            shared: Shared::new(max),
         })
     }
 }

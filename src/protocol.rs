@@ -265,35 +265,69 @@ pub struct Quick<'a> {
     pub id: Option<&'a serde_json::value::RawValue>,
 }
 
-/// The payload fields that can be a matcher subject.
-#[derive(serde::Deserialize, Default)]
-pub struct SubjectFields<'a> {
-    #[serde(borrow, default)]
-    tool_name: Option<std::borrow::Cow<'a, str>>,
-    #[serde(borrow, default)]
-    tool: Option<std::borrow::Cow<'a, str>>,
-    #[serde(borrow, default)]
-    name: Option<std::borrow::Cow<'a, str>>,
-    #[serde(borrow, default)]
-    source: Option<std::borrow::Cow<'a, str>>,
-    #[serde(borrow, default)]
-    reason: Option<std::borrow::Cow<'a, str>>,
-    #[serde(borrow, default)]
-    agent_type: Option<std::borrow::Cow<'a, str>>,
+/// Finds an event's matcher subject in a payload's raw text without building a tree: the
+/// first of the event's subject keys ([`crate::event::Subject`], the one source of truth)
+/// holding a string.
+struct SubjectSeed(crate::event::Subject);
+
+impl<'de> serde::de::DeserializeSeed<'de> for SubjectSeed {
+    type Value = Option<std::borrow::Cow<'de, str>>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
 }
 
-impl SubjectFields<'_> {
-    fn get(&self, key: &str) -> Option<&str> {
-        match key {
-            "tool_name" => self.tool_name.as_deref(),
-            "tool" => self.tool.as_deref(),
-            "name" => self.name.as_deref(),
-            "source" => self.source.as_deref(),
-            "reason" => self.reason.as_deref(),
-            "agent_type" => self.agent_type.as_deref(),
-            _ => None,
-        }
+impl<'de> serde::de::Visitor<'de> for SubjectSeed {
+    type Value = Option<std::borrow::Cow<'de, str>>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a payload object")
     }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum MaybeStr<'a> {
+            Str(#[serde(borrow)] std::borrow::Cow<'a, str>),
+            Other(serde::de::IgnoredAny),
+        }
+        let keys = self.0.keys;
+        let mut best: Option<(usize, std::borrow::Cow<'de, str>)> = None;
+        let mut seen = 0u64;
+        while let Some(k) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match keys.iter().position(|w| *w == k) {
+                Some(rank) => {
+                    // A repeated subject key: let the full parser decide (its map keeps the last).
+                    if seen & (1 << rank) != 0 {
+                        return Err(serde::de::Error::custom("duplicate subject key"));
+                    }
+                    seen |= 1 << rank;
+                    // A subject key that is not a string: unusual, the full parser decides.
+                    let MaybeStr::Str(v) = map.next_value::<MaybeStr<'de>>()? else {
+                        return Err(serde::de::Error::custom("subject key is not a string"));
+                    };
+                    if best.as_ref().is_none_or(|(r, _)| rank < *r) {
+                        best = Some((rank, v));
+                    }
+                }
+                None => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(best.map(|(_, v)| v))
+    }
+}
+
+/// The matcher subject of a raw payload object for an event.
+pub fn raw_subject<'a>(
+    payload: &'a str,
+    subject: crate::event::Subject,
+) -> Result<Option<std::borrow::Cow<'a, str>>, serde_json::Error> {
+    use serde::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_str(payload);
+    SubjectSeed(subject).deserialize(&mut de)
 }
 
 /// Answers a ping, or a dispatch for which `runs` says no hook runs, straight from the line.
@@ -318,13 +352,17 @@ pub fn quick_answer(text: &str, runs: impl Fn(crate::event::DispatchEvent, Optio
             if payload.is_some_and(|p| !p.starts_with('{')) {
                 return None;
             }
-            let subject_fields: SubjectFields = match payload {
-                Some(p) => serde_json::from_str(p).ok()?,
-                None => SubjectFields::default(),
+            let from_payload = match payload {
+                Some(p) if ev.canonical.has_subject() => raw_subject(p, ev.canonical.subject()).ok()?,
+                Some(p) => {
+                    serde_json::from_str::<serde::de::IgnoredAny>(p).ok()?;
+                    None
+                }
+                None => None,
             };
             let subject = match q.subject.as_deref() {
                 Some(s) => Some(s),
-                None => ev.canonical.subject_keys().iter().find_map(|k| subject_fields.get(k)),
+                None => from_payload.as_deref().map(|v| ev.canonical.subject().of(v)),
             };
             if runs(ev, subject) {
                 None

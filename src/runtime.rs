@@ -3,11 +3,12 @@
 
 use crate::config::load::load;
 use crate::config::{Diagnostic, Hook, Loaded, OnError};
-use crate::decode::{self, Decision, RunOutcome};
+use crate::decode::{self, RunOutcome};
+use crate::env_file::EnvFile;
 use crate::event::{resolve_dispatch_name, CanonicalEvent, DispatchEvent};
 use crate::fold::{fold, Outcome};
 use crate::handler::{self, Failure, RunCtx};
-use crate::options::{Concurrency, Resolved, RuntimeOptions};
+use crate::options::{Concurrency, Resolved, RunPolicy, RuntimeOptions};
 use crate::payload::{self, PayloadCtx};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -18,24 +19,17 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
 /// Why a dispatch has no result.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DispatchError {
     /// The event name is not any dialect's spelling.
+    #[error("unknown event {}", crate::config::groups::quote(.0))]
     UnknownEvent(String),
     /// The host's signal fired; every hook of the dispatch has been killed.
+    #[error("hook aborted by the host")]
     Aborted,
     /// `close()` was called.
+    #[error("runtime is closed")]
     Closed,
-}
-
-impl std::fmt::Display for DispatchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DispatchError::UnknownEvent(e) => write!(f, "unknown event {}", crate::config::groups::quote(e)),
-            DispatchError::Aborted => f.write_str("hook aborted by the host"),
-            DispatchError::Closed => f.write_str("runtime is closed"),
-        }
-    }
 }
 
 /// One dispatch as a host asks for it.
@@ -85,19 +79,66 @@ pub struct Runtime {
     loaded: RwLock<Arc<Loaded>>,
     closed: AtomicBool,
     close_token: CancellationToken,
-    /// Built on first use: loading the TLS roots costs more than a whole no-match session.
-    http: std::sync::OnceLock<reqwest::Client>,
     stop_guard: crate::stop_guard::StopGuard,
     outbound: crate::handler::outbound::Outbound,
 }
 
-fn http_client() -> reqwest::Client {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::limited(10))
-        .user_agent(concat!("hookrt/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .unwrap_or_else(|_| reqwest::Client::new())
+/// What every hook of one dispatch shares: the event, the host payload, where hooks run and
+/// the `CLAUDE_ENV_FILE` of events that export variables. Built once per dispatch (and by
+/// `trial` for a single hook).
+struct DispatchCtx {
+    canonical: CanonicalEvent,
+    payload: Map<String, Value>,
+    cwd: PathBuf,
+    project_dir: String,
+    ts: String,
+    env_file: Option<EnvFile>,
+}
+
+impl DispatchCtx {
+    fn new(policy: &RunPolicy, canonical: CanonicalEvent, payload: Map<String, Value>, cwd: Option<String>) -> Self {
+        let cwd = cwd.map(PathBuf::from).unwrap_or_else(|| policy.cwd.clone());
+        let project_dir = policy.project_dir.as_ref().unwrap_or(&cwd).display().to_string();
+        let env_file = if canonical.takes_env_file() { EnvFile::create() } else { None };
+        DispatchCtx { canonical, payload, cwd, project_dir, ts: payload::iso_now(), env_file }
+    }
+
+    /// The JSON a hook reads, shaped for its dialect.
+    fn input_for(&self, policy: &RunPolicy, hook: &Hook) -> Map<String, Value> {
+        let cwd = self.cwd.display().to_string();
+        let pctx = PayloadCtx {
+            host: &self.payload,
+            canonical: self.canonical,
+            cwd: &cwd,
+            model: policy.model.as_deref(),
+            turn_id: policy.turn_id.as_deref(),
+            ts: &self.ts,
+        };
+        payload::hook_input(&pctx, hook.dialect, &hook.event)
+    }
+
+    /// Everything one run of `hook` needs.
+    fn run_ctx<'a>(&self, opts: &'a Resolved, hook: &Hook, cancel: &'a CancellationToken) -> RunCtx<'a> {
+        let policy = &opts.policy;
+        let input = self.input_for(policy, hook);
+        let secs = hook.timeout.or(policy.timeout_sec).unwrap_or_else(|| hook.handler.kind().default_timeout_secs());
+        let mut env = hook.env.clone();
+        if let Some(f) = &self.env_file {
+            env.push(("CLAUDE_ENV_FILE".into(), f.path.display().to_string()));
+        }
+        RunCtx {
+            policy,
+            shared: &opts.shared,
+            input_json: serde_json::to_string(&input).unwrap_or_else(|_| "{}".into()),
+            stdin: payload::to_stdin(&input, hook.dialect),
+            cwd: self.cwd.clone(),
+            project_dir: self.project_dir.clone(),
+            timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),
+            timeout_label: handler::secs_label(secs),
+            cancel,
+            env,
+        }
+    }
 }
 
 impl Runtime {
@@ -110,13 +151,12 @@ impl Runtime {
     pub fn with_env(options: &RuntimeOptions, env: &dyn Fn(&str) -> Option<String>) -> Result<Self, String> {
         let opts = options.resolve(env)?;
         let loaded = Self::load(&opts);
-        let stop_guard = crate::stop_guard::StopGuard::new(opts.stop_block_limit);
+        let stop_guard = crate::stop_guard::StopGuard::new(opts.policy.stop_block_limit);
         Ok(Runtime {
             opts,
             loaded: RwLock::new(Arc::new(loaded)),
             closed: AtomicBool::new(false),
             close_token: CancellationToken::new(),
-            http: std::sync::OnceLock::new(),
             stop_guard,
             outbound: Default::default(),
         })
@@ -124,7 +164,7 @@ impl Runtime {
 
     fn load(opts: &Resolved) -> Loaded {
         let mut l = load(&opts.load);
-        l.table.case_insensitive_literals = opts.case_insensitive_tools;
+        l.table.case_insensitive_literals = opts.policy.case_insensitive_tools;
         for d in &l.diagnostics {
             tracing::debug!(file = d.file.as_deref().unwrap_or(""), "{}", d.message);
         }
@@ -175,7 +215,7 @@ impl Runtime {
         Ok(self.loaded().table.any_match(ev, subject))
     }
 
-    /// Runs every matching hook and folds their answers.
+    /// Runs every matching hook and folds their answers: plan, run, fold, settle.
     pub async fn dispatch(
         &self,
         req: DispatchRequest,
@@ -188,48 +228,41 @@ impl Runtime {
         if cancel.is_cancelled() {
             return Err(DispatchError::Aborted);
         }
-        let mut req = req;
-        let session = req.payload.get("session_id").and_then(Value::as_str).unwrap_or("").to_owned();
-        let is_stop = ev.canonical == CanonicalEvent::TurnStop;
-        if is_stop
-            && self.stop_guard.was_blocked(&session)
-            && req.payload.get("stop_hook_active") != Some(&Value::Bool(true))
-        {
-            req.payload.insert("stop_hook_active".into(), Value::Bool(true));
-        }
+        let DispatchRequest { mut payload, subject, cwd, .. } = req;
+        let ticket = self.stop_guard.prepare(ev.canonical, &mut payload);
         let loaded = self.loaded();
-        self.notify_outbound(&loaded, ev.canonical, &req);
-        let subject = req.subject.as_deref().or_else(|| ev.canonical.subject_of(&req.payload));
-        let plan = loaded.table.plan(ev, subject);
+        let host_cwd = cwd.clone().unwrap_or_else(|| self.opts.policy.cwd.display().to_string());
+        self.outbound.notify(&loaded.table, ev.canonical, &payload, &host_cwd, self.opts.shared.http());
+        let plan = loaded.table.plan(ev, subject.as_deref().or_else(|| ev.canonical.subject_of(&payload)));
         if plan.is_empty() {
-            if is_stop {
-                self.stop_guard.record(&session, false);
-            }
+            self.stop_guard.settle(&ticket, None);
             return Ok(DispatchResult::empty(ev.canonical));
         }
+        let ctx = DispatchCtx::new(&self.opts.policy, ev.canonical, payload, cwd);
+        let runs = self.run_plan(&plan, &ctx, cancel).await?;
+        let mut outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical);
+        if let Some(f) = &ctx.env_file {
+            outcome.env = f.take_exports();
+        }
+        self.stop_guard.settle(&ticket, Some(&mut outcome));
+        Ok(DispatchResult { canonical: ev.canonical, outcome, runs })
+    }
 
-        let cwd = req.cwd.clone().map(PathBuf::from).unwrap_or_else(|| self.opts.cwd.clone());
-        let cwd_str = cwd.display().to_string();
-        let project_dir =
-            self.opts.project_dir.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| cwd_str.clone());
-        let ts = payload::iso_now();
-        let pctx = PayloadCtx {
-            host: &req.payload,
-            canonical: ev.canonical,
-            cwd: &cwd_str,
-            model: self.opts.model.as_deref(),
-            turn_id: self.opts.turn_id.as_deref(),
-            ts: &ts,
-        };
-
+    /// Runs the planned hooks (concurrently or in order), until done, the host's abort or
+    /// `close()`.
+    async fn run_plan(
+        &self,
+        plan: &[Arc<Hook>],
+        ctx: &DispatchCtx,
+        cancel: &CancellationToken,
+    ) -> Result<Vec<Run>, DispatchError> {
         let merged = self.close_token.child_token();
+        let one = |hook: Arc<Hook>| {
+            let rctx = ctx.run_ctx(&self.opts, &hook, &merged);
+            self.run_one(hook, rctx, ctx.canonical)
+        };
         let runs_fut = async {
-            let one = |hook: Arc<Hook>| {
-                let input = payload::hook_input(&pctx, hook.dialect, &hook.event);
-                let ctx = self.run_ctx(&hook, &input, cwd.clone(), project_dir.clone(), &merged);
-                async move { self.run_one(hook, ctx, ev.canonical).await }
-            };
-            match self.opts.concurrency {
+            match self.opts.policy.concurrency {
                 Concurrency::Parallel => futures::future::join_all(plan.iter().cloned().map(one)).await,
                 Concurrency::Serial => {
                     let mut v = Vec::with_capacity(plan.len());
@@ -255,116 +288,35 @@ impl Runtime {
                 DispatchError::Aborted
             });
         }
-        let runs: Vec<Run> = results.into_iter().flatten().collect();
-        let mut outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical);
-        if is_stop && self.stop_guard.record(&session, outcome.decision == Decision::Deny) {
-            tracing::warn!(
-                session = %session,
-                "Stop blocked more than {} times in a row; letting the turn stop",
-                self.opts.stop_block_limit
-            );
-            outcome.decision = Decision::None;
-            outcome.raw_decision = Some(Decision::Deny);
-            outcome.raw_reason = outcome.reason.take();
-            outcome.downgraded = true;
-        }
-        Ok(DispatchResult { canonical: ev.canonical, outcome, runs })
-    }
-
-    /// Queues the Hermes outbound webhooks subscribed to this event (never waits).
-    fn notify_outbound(&self, loaded: &Loaded, canonical: CanonicalEvent, req: &DispatchRequest) {
-        let mut targets = loaded.table.outbound_for(canonical).peekable();
-        if targets.peek().is_none() {
-            return;
-        }
-        let cwd = req.cwd.clone().unwrap_or_else(|| self.opts.cwd.display().to_string());
-        let ts = payload::iso_now();
-        let pctx = PayloadCtx { host: &req.payload, canonical, cwd: &cwd, model: None, turn_id: None, ts: &ts };
-        let http = self.http.get_or_init(http_client);
-        for t in targets {
-            let Some((_, name)) = t.events.iter().find(|(c, _)| *c == canonical) else { continue };
-            let id = crate::handler::outbound::delivery_id();
-            let body = serde_json::json!({
-                "event": name,
-                "delivery_id": id,
-                "timestamp": ts,
-                "payload": payload::hook_input(&pctx, crate::dialect::Dialect::Hermes, name),
-            });
-            let secret = t.secret_env.as_deref().and_then(|k| std::env::var(k).ok()).filter(|s| !s.is_empty());
-            self.outbound.enqueue(
-                http,
-                crate::handler::outbound::Delivery {
-                    url: t.url.clone(),
-                    event: name.clone(),
-                    id,
-                    body: serde_json::to_vec(&body).unwrap_or_default(),
-                    secret,
-                },
-            );
-        }
-    }
-
-    fn run_ctx<'a>(
-        &'a self,
-        hook: &Hook,
-        input: &Map<String, Value>,
-        cwd: PathBuf,
-        project_dir: String,
-        cancel: &'a CancellationToken,
-    ) -> RunCtx<'a> {
-        let secs = hook.timeout.or(self.opts.timeout_sec).unwrap_or_else(|| hook.handler.kind().default_timeout_secs());
-        RunCtx {
-            opts: &self.opts,
-            input_json: serde_json::to_string(input).unwrap_or_else(|_| "{}".into()),
-            stdin: payload::to_stdin(input, hook.dialect),
-            cwd,
-            project_dir,
-            timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),
-            timeout_label: handler::secs_label(secs),
-            cancel,
-            http: self.http.get_or_init(http_client),
-        }
+        Ok(results.into_iter().flatten().collect())
     }
 
     /// Runs one hook alone on a payload, as `hookrt doctor` does (timeout capped at `cap`).
     pub async fn trial(&self, hook: Arc<Hook>, payload: Map<String, Value>, cap: Duration) -> Option<Run> {
-        let cwd = self.opts.cwd.clone();
-        let cwd_str = cwd.display().to_string();
-        let project_dir =
-            self.opts.project_dir.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| cwd_str.clone());
-        let ts = payload::iso_now();
-        let pctx = PayloadCtx {
-            host: &payload,
-            canonical: hook.canonical,
-            cwd: &cwd_str,
-            model: self.opts.model.as_deref(),
-            turn_id: self.opts.turn_id.as_deref(),
-            ts: &ts,
-        };
-        let input = payload::hook_input(&pctx, hook.dialect, &hook.event);
+        let ctx = DispatchCtx::new(&self.opts.policy, hook.canonical, payload, None);
         let never = CancellationToken::new();
-        let mut ctx = self.run_ctx(&hook, &input, cwd, project_dir, &never);
-        if ctx.timeout > cap {
-            ctx.timeout = cap;
-            ctx.timeout_label = handler::secs_label(cap.as_secs_f64());
+        let mut rctx = ctx.run_ctx(&self.opts, &hook, &never);
+        if rctx.timeout > cap {
+            rctx.timeout = cap;
+            rctx.timeout_label = handler::secs_label(cap.as_secs_f64());
         }
-        let canonical = hook.canonical;
-        self.run_one(hook, ctx, canonical).await
+        self.run_one(hook, rctx, ctx.canonical).await
     }
 
     /// Runs and decodes one hook; `None` when the dispatch was aborted.
     async fn run_one(&self, hook: Arc<Hook>, ctx: RunCtx<'_>, event: CanonicalEvent) -> Option<Run> {
+        let policy = &self.opts.policy;
         let started = Instant::now();
         let result = handler::run(&hook, &ctx).await;
         let duration_ms = started.elapsed().as_millis() as u64;
-        let (outcome, error) = match result {
+        let (mut outcome, error) = match result {
             Ok(raw) => {
                 let mut o = decode::decode(raw, event, hook.dialect);
                 if hook.deny_on_failure {
                     decode::deny_on_failure(&mut o);
                 }
                 if let Some(Some(code)) = o.exit_code.filter(|c| *c != Some(0) && *c != Some(2)) {
-                    tracing::warn!(hook = %hook.id, "hook exited with code {code}: {}", crate::handler::first_chars(&o.stderr, self.opts.stderr_cap));
+                    tracing::warn!(hook = %hook.id, "hook exited with code {code}: {}", crate::handler::first_chars(&o.stderr, policy.stderr_cap));
                 } else if o.exit_code == Some(None) {
                     tracing::warn!(hook = %hook.id, "hook was killed by a signal");
                 }
@@ -373,13 +325,14 @@ impl Runtime {
             Err(Failure::Aborted) => return None,
             Err(Failure::Infra(e)) => {
                 let policy =
-                    if hook.deny_on_failure { OnError::Block } else { hook.on_error.unwrap_or(self.opts.on_error) };
+                    if hook.deny_on_failure { OnError::Block } else { hook.on_error.unwrap_or(policy.on_error) };
                 if policy != OnError::Ignore {
                     tracing::warn!(hook = %hook.id, "hook failed: {e}");
                 }
                 (decode::infra_failure(&e, policy), Some(e))
             }
         };
+        outcome.cap_texts(policy.context_cap);
         Some(Run { hook, outcome, duration_ms, error })
     }
 }
@@ -402,6 +355,7 @@ impl Runtime {
                     "handler": h.handler,
                     "timeout": h.timeout,
                     "onError": h.on_error,
+                    "enabled": h.enabled,
                     "file": h.file.display().to_string(),
                 })
             })

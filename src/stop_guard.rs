@@ -1,10 +1,24 @@
 //! A loop guard for hosts that dispatch Stop again and again in one session: the payload gets
-//! `stop_hook_active: true` when the previous Stop of the session was blocked, and after a
-//! number of consecutive blocks further ones are downgraded, so an always-blocking Stop hook
-//! cannot keep an agent running forever.
+//! `stop_hook_active: true` when the previous Stop of the session was blocked (`false`
+//! otherwise, as Claude sends it), and after a number of consecutive blocks further ones are
+//! downgraded, so an always-blocking Stop hook cannot keep an agent running forever.
+//! SubagentStop gets the same flag, per subagent (`agent_id`).
 
+use crate::decode::Decision;
+use crate::event::CanonicalEvent;
+use crate::fold::Outcome;
+use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::sync::Mutex;
+
+/// What [`StopGuard::prepare`] learnt about a dispatch, for [`StopGuard::settle`].
+#[derive(Debug)]
+pub struct StopTicket {
+    /// The guard's key for this session (and subagent); `None`: not a stop event.
+    key: Option<String>,
+    /// Over-limit blocks are downgraded (Stop only; SubagentStop is never blocking here).
+    downgrade: bool,
+}
 
 /// Sessions remembered at once; beyond this the oldest knowledge is dropped wholesale.
 const MAX_SESSIONS: usize = 10_000;
@@ -25,6 +39,42 @@ impl StopGuard {
         match self.blocks.lock() {
             Ok(mut g) => f(&mut g),
             Err(p) => f(&mut p.into_inner()),
+        }
+    }
+
+    /// Before a dispatch: fills `stop_hook_active` on Stop and SubagentStop payloads.
+    pub fn prepare(&self, canonical: CanonicalEvent, payload: &mut Map<String, Value>) -> StopTicket {
+        let str_of = |k: &str| payload.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+        let key = match canonical {
+            CanonicalEvent::TurnStop => str_of("session_id"),
+            CanonicalEvent::SubagentEnd => format!("{}\u{0}subagent\u{0}{}", str_of("session_id"), str_of("agent_id")),
+            _ => return StopTicket { key: None, downgrade: false },
+        };
+        if !matches!(payload.get("stop_hook_active"), Some(Value::Bool(_))) {
+            if payload.contains_key("stop_hook_active") {
+                tracing::warn!("stop_hook_active in the payload is not a boolean; replaced");
+            }
+            payload.insert("stop_hook_active".into(), Value::Bool(self.was_blocked(&key)));
+        } else if self.was_blocked(&key) {
+            payload.insert("stop_hook_active".into(), Value::Bool(true));
+        }
+        StopTicket { key: Some(key), downgrade: canonical == CanonicalEvent::TurnStop }
+    }
+
+    /// After a dispatch: records whether it blocked; downgrades a block over the limit.
+    pub fn settle(&self, ticket: &StopTicket, outcome: Option<&mut Outcome>) {
+        let Some(key) = &ticket.key else { return };
+        let Some(outcome) = outcome else {
+            self.record(key, false);
+            return;
+        };
+        let blocked = outcome.decision == Decision::Deny || outcome.raw_decision == Some(Decision::Deny);
+        if self.record(key, blocked) && ticket.downgrade {
+            tracing::warn!(session = %key, "Stop blocked more than {} times in a row; letting the turn stop", self.limit);
+            outcome.decision = Decision::None;
+            outcome.raw_decision = Some(Decision::Deny);
+            outcome.raw_reason = outcome.reason.take();
+            outcome.downgraded = true;
         }
     }
 

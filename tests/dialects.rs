@@ -310,9 +310,9 @@ async fn stop_loop_guard() {
         ]
     );
     let log = std::fs::read_to_string(&seen).unwrap();
-    assert_eq!(log.lines().collect::<Vec<_>>(), vec!["None", "True", "True", "True", "None"]);
+    assert_eq!(log.lines().collect::<Vec<_>>(), vec!["False", "True", "True", "True", "False"]);
     // Another session is counted apart.
     let r = to_json(&dispatch(&rt, "Stop", json!({"session_id": "s2"})).await);
     assert_eq!(r["outcome"]["decision"], "deny");
-    assert_eq!(std::fs::read_to_string(&seen).unwrap().lines().last(), Some("None"));
+    assert_eq!(std::fs::read_to_string(&seen).unwrap().lines().last(), Some("False"));
 }

@@ -167,7 +167,7 @@ test('a Stop hook forces more steps, with stop_hook_active on repeats, until the
   assert.equal(r.code, 0, explain(r))
   const steered = r.model.turns().filter((q) => q.messages.at(-1)?.role === 'user' && q.messages.at(-1).text.includes('STEER: keep going'))
   assert.equal(steered.length, 2, explain(r))
-  assert.deepEqual(r.read('stop.log').trim().split('\n'), ['undefined', 'true', 'true'])
+  assert.deepEqual(r.read('stop.log').trim().split('\n'), ['false', 'true', 'true'])
   assert.equal(hookEvents(r, 'hook/invoked', 'Stop').length, 3)
 })
 

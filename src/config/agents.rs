@@ -98,6 +98,9 @@ pub fn parse(ctx: &FileCtx, root: &Map<String, Value>, hooks: &mut Vec<Hook>, di
                 on_error: None,
                 deny_on_failure,
                 file: ctx.path.to_path_buf(),
+                enabled: true,
+                env: Vec::new(),
+                origin: Default::default(),
             });
             count += 1;
         }

@@ -1,7 +1,7 @@
 //! Which files are read, in which order (SPEC §3), and how an explicitly named file's dialect
 //! is recognised.
 
-use super::Scope;
+use super::{Origin, Scope};
 use crate::dialect::Dialect;
 use std::path::{Path, PathBuf};
 
@@ -12,10 +12,79 @@ pub struct Candidate {
     /// `None`: recognise from location and content once read.
     pub dialect: Option<Dialect>,
     pub scope: Scope,
+    pub origin: Origin,
+    /// `${NAME}` values substituted into this file's commands and exported to its hooks.
+    pub vars: Vec<(String, String)>,
+}
+
+impl Candidate {
+    /// A file found by discovery or named explicitly.
+    pub fn settings(path: PathBuf, dialect: Option<Dialect>, scope: Scope) -> Self {
+        Candidate { path, dialect, scope, origin: Origin::Settings, vars: Vec::new() }
+    }
 }
 
 fn c(path: PathBuf, dialect: Dialect, scope: Scope) -> Candidate {
-    Candidate { path, dialect: Some(dialect), scope }
+    Candidate::settings(path, Some(dialect), scope)
+}
+
+/// A Claude Code plugin: its root and its persistent data directory.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PluginDir {
+    pub root: PathBuf,
+    pub data_dir: Option<PathBuf>,
+}
+
+/// `hooks/hooks.json` of a plugin, with `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`.
+pub fn plugin_candidate(p: &PluginDir, home: &Path) -> Candidate {
+    let name = p.root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    // A plugin loaded from a directory is `<name>@inline` to Claude Code.
+    let data = p
+        .data_dir
+        .clone()
+        .unwrap_or_else(|| home.join(".claude/plugins/data").join(data_id(&format!("{name}@inline"))));
+    Candidate {
+        path: p.root.join("hooks/hooks.json"),
+        dialect: Some(Dialect::Claude),
+        scope: Scope::Plugin,
+        origin: Origin::Plugin,
+        vars: vec![
+            ("CLAUDE_PLUGIN_ROOT".into(), p.root.display().to_string()),
+            ("CLAUDE_PLUGIN_DATA".into(), data.display().to_string()),
+        ],
+    }
+}
+
+/// The data directory name of a plugin id: characters outside `[A-Za-z0-9_-]` become `-`.
+pub fn data_id(id: &str) -> String {
+    id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '-' }).collect()
+}
+
+/// Plugins Claude Code installed from a marketplace and a settings file enables
+/// (`enabledPlugins: {"name@marketplace": true}`): the newest version directory under
+/// `home/.claude/plugins/cache/<marketplace>/<name>/`, data in `plugins/data/<id>/`.
+pub fn installed_plugin(home: &Path, id: &str) -> Option<PluginDir> {
+    let (name, market) = id.split_once('@')?;
+    if [name, market].iter().any(|s| s.is_empty() || s.contains(['/', '\\']) || *s == "..") {
+        return None;
+    }
+    let dir = home.join(".claude/plugins/cache").join(market).join(name);
+    let newest = std::fs::read_dir(&dir)
+        .ok()?
+        .flatten()
+        .filter(|e| e.path().join("hooks/hooks.json").is_file())
+        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())?;
+    Some(PluginDir { root: newest.path(), data_dir: Some(home.join(".claude/plugins/data").join(data_id(id))) })
+}
+
+/// Where Claude Code's managed (policy) settings live on this platform.
+pub fn default_managed_settings() -> PathBuf {
+    if cfg!(target_os = "macos") {
+        PathBuf::from("/Library/Application Support/ClaudeCode/managed-settings.json")
+    } else {
+        PathBuf::from("/etc/claude-code/managed-settings.json")
+    }
 }
 
 /// The discovery list for a home and a working directory, in reading order. When home and cwd

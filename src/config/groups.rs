@@ -50,6 +50,10 @@ pub struct FileCtx<'a> {
     /// Root member the event map came from (`hooks` or `events`), used in diagnostic paths.
     pub member: &'a str,
     pub subst: &'a Substitutions,
+    /// Plugin or managed settings (never de-duplicated against other origins).
+    pub origin: super::Origin,
+    /// Variables exported to every hook of the file (a plugin's root and data directory).
+    pub env: &'a [(String, String)],
 }
 
 impl FileCtx<'_> {
@@ -158,11 +162,30 @@ pub fn parse_event_map(
                     on_error,
                     deny_on_failure: obj.and_then(|o| o.get("denyOnFailure")) == Some(&Value::Bool(true)),
                     file: ctx.path.to_path_buf(),
+                    enabled: parse_enabled(ctx.dialect, obj, &mut entry_diag),
+                    env: ctx.env.to_vec(),
+                    origin: ctx.origin,
                 });
             }
         }
     }
     groups
+}
+
+/// `enabled: false` keeps a hook loaded and listed but never run (claude, codex and native
+/// files, which tolerate extra keys).
+fn parse_enabled(dialect: Dialect, obj: Option<&Map<String, Value>>, diag: &mut impl FnMut(Severity, &str)) -> bool {
+    if !matches!(dialect, Dialect::Claude | Dialect::Codex | Dialect::Native) {
+        return true;
+    }
+    match obj.and_then(|o| o.get("enabled")) {
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => {
+            diag(Severity::Warning, "enabled must be true or false; the hook stays enabled");
+            true
+        }
+    }
 }
 
 /// Reads a `matcher` field: absent or null is none, a string is kept, anything else is the

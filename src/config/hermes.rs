@@ -225,6 +225,9 @@ pub fn parse(
                 on_error: None,
                 deny_on_failure: false,
                 file: ctx.path.to_path_buf(),
+                enabled: true,
+                env: Vec::new(),
+                origin: Default::default(),
             });
             count += 1;
         }

@@ -1,10 +1,10 @@
 //! Loading: discovery (or one explicit file), reading, dialect roots, de-duplication and the
 //! off switches (`disableAllHooks`, `HOOKS=0`).
 
-use super::discovery::{self, Candidate};
+use super::discovery::{self, Candidate, PluginDir};
 use super::file::{self, ReadError};
 use super::groups::{self, FileCtx, Substitutions};
-use super::{agents, hermes, Diagnostic, Hook, HookTable, Loaded, Scope, Severity, Source};
+use super::{agents, hermes, Diagnostic, Hook, HookTable, Loaded, Origin, Scope, Severity, Source};
 use crate::dialect::Dialect;
 use crate::trust::{self, TrustStore};
 use serde_json::Value;
@@ -29,24 +29,48 @@ pub struct LoadOptions {
     pub require_approval: bool,
     /// `HERMES_ACCEPT_HOOKS=1`: every Hermes hook counts as approved.
     pub accept_hooks: bool,
+    /// Claude Code plugin roots given by the host (`plugins`, `--plugin DIR`).
+    pub plugins: Vec<PluginDir>,
+    /// Claude Code managed settings; `None`: not read.
+    pub managed_settings: Option<PathBuf>,
+}
+
+/// What the files said about the whole configuration, beyond their hooks.
+#[derive(Default)]
+struct Switches {
+    /// `disableAllHooks` of the settings files (the last one read wins).
+    disabled: Option<bool>,
+    /// `disableAllHooks` of managed settings: wins over everything.
+    managed_disabled: bool,
+    /// `allowManagedHooksOnly: true` in managed settings.
+    managed_only: bool,
+    /// `enabledPlugins` of the Claude settings read, later files winning.
+    enabled_plugins: Vec<(String, bool)>,
 }
 
 /// Loads configuration. Never fails; problems become diagnostics.
 pub fn load(opts: &LoadOptions) -> Loaded {
     let mut list: Vec<Candidate> = Vec::new();
+    if let Some(m) = &opts.managed_settings {
+        list.push(Candidate {
+            origin: Origin::Managed,
+            ..Candidate::settings(m.clone(), Some(Dialect::Claude), Scope::Managed)
+        });
+    }
     if opts.discover.unwrap_or(opts.config_path.is_none()) {
         list.extend(discovery::candidates(&opts.home, &opts.cwd));
     }
     if let Some(p) = &opts.config_path {
         let path = if p.is_absolute() { p.clone() } else { opts.cwd.join(p) };
-        list.push(Candidate { path, dialect: opts.dialect, scope: Scope::Explicit });
+        list.push(Candidate::settings(path, opts.dialect, Scope::Explicit));
     }
+    list.extend(opts.plugins.iter().map(|p| discovery::plugin_candidate(p, &opts.home)));
 
     let mut hooks: Vec<Hook> = Vec::new();
     let mut diags = Vec::new();
     let mut sources = Vec::new();
     let mut seen_files: HashSet<PathBuf> = HashSet::new();
-    let mut disabled: Option<bool> = None;
+    let mut sw = Switches::default();
     let consent = hermes::Consent {
         store: TrustStore::load(&trust::store_path(&opts.home)),
         require: opts.require_approval,
@@ -54,7 +78,19 @@ pub fn load(opts: &LoadOptions) -> Loaded {
     };
     let mut extra = hermes::HermesOut::default();
 
-    for cand in list {
+    let (mut i, mut plugins_added) = (0, false);
+    loop {
+        if i == list.len() {
+            if plugins_added {
+                break;
+            }
+            // Every settings file is read: now the plugins they enable.
+            plugins_added = true;
+            list.extend(enabled_plugins(opts, &mut sw));
+            continue;
+        }
+        let cand = list[i].clone();
+        i += 1;
         let real = std::fs::canonicalize(&cand.path).unwrap_or_else(|_| cand.path.clone());
         if !seen_files.insert(real) {
             continue; // home == cwd: read once, labelled with its first (global) scope
@@ -67,24 +103,58 @@ pub fn load(opts: &LoadOptions) -> Loaded {
                 continue;
             }
         };
-        let (dialect, groups, off) = load_file(&cand, &text, opts, &consent, &mut hooks, &mut diags, &mut extra);
-        if let Some(off) = off {
-            disabled = Some(off);
-        }
+        let (dialect, groups) = load_file(&cand, &text, opts, &consent, &mut hooks, &mut diags, &mut extra, &mut sw);
         sources.push(Source { file: cand.path.display().to_string(), dialect, scope: cand.scope, groups });
     }
 
-    let hooks = dedup(hooks);
-    let mut table = HookTable::new(hooks, opts.hooks_off || disabled.unwrap_or(false));
+    let mut hooks = dedup(hooks);
+    let has_managed = hooks.iter().any(|h| h.origin == Origin::Managed);
+    if sw.managed_only {
+        let before = hooks.len();
+        hooks.retain(|h| h.origin == Origin::Managed);
+        if let Some(m) = &opts.managed_settings {
+            let dropped = before - hooks.len();
+            diags.push(Diagnostic {
+                severity: Severity::Warning,
+                file: Some(m.display().to_string()),
+                event: None,
+                message: format!("allowManagedHooksOnly: {dropped} hook(s) from other files are not loaded"),
+            });
+        }
+    }
+    // A settings file's disableAllHooks cannot switch off managed hooks; managed settings' can.
+    let user_off = sw.disabled.unwrap_or(false);
+    if user_off && has_managed && !sw.managed_disabled {
+        hooks.retain(|h| h.origin == Origin::Managed);
+    }
+    let off = opts.hooks_off || sw.managed_disabled || (user_off && !has_managed);
+    let mut table = HookTable::new(hooks, off);
     table.outbound = extra.outbound;
     Loaded { table, diagnostics: diags, sources, hermes: extra.listed }
+}
+
+/// The installed plugins that the settings read enable, each once.
+fn enabled_plugins(opts: &LoadOptions, sw: &mut Switches) -> Vec<Candidate> {
+    let mut state: Vec<(String, bool)> = Vec::new();
+    for (id, on) in sw.enabled_plugins.drain(..) {
+        state.retain(|(i, _)| *i != id);
+        state.push((id, on));
+    }
+    state
+        .iter()
+        .filter(|(_, on)| *on)
+        .filter_map(|(id, _)| discovery::installed_plugin(&opts.home, id))
+        .filter(|p| !opts.plugins.iter().any(|q| q.root == p.root))
+        .map(|p| discovery::plugin_candidate(&p, &opts.home))
+        .collect()
 }
 
 fn file_diag(path: &Path, message: String) -> Diagnostic {
     Diagnostic { severity: Severity::Error, file: Some(path.display().to_string()), event: None, message }
 }
 
-/// Parses one file's text; returns its dialect, group count and its `disableAllHooks`.
+/// Parses one file's text; returns its dialect and group count, and records its switches.
+#[allow(clippy::too_many_arguments)]
 fn load_file(
     cand: &Candidate,
     text: &str,
@@ -93,13 +163,18 @@ fn load_file(
     hooks: &mut Vec<Hook>,
     diags: &mut Vec<Diagnostic>,
     extra: &mut hermes::HermesOut,
-) -> (Dialect, usize, Option<bool>) {
+    sw: &mut Switches,
+) -> (Dialect, usize) {
     let provisional = cand.dialect.unwrap_or_else(|| discovery::recognise(&cand.path, None));
     let root = match file::parse_root(text, provisional, &cand.path) {
         Ok(v) => v,
         Err(m) => {
-            diags.push(file_diag(&cand.path, m));
-            return (provisional, 0, None);
+            if cand.origin == Origin::Plugin {
+                diags.push(file_diag(&cand.path, format!("plugin {}: {m}", plugin_name(cand))));
+            } else {
+                diags.push(file_diag(&cand.path, m));
+            }
+            return (provisional, 0);
         }
     };
     let dialect = cand.dialect.unwrap_or_else(|| discovery::recognise(&cand.path, Some(&root)));
@@ -108,26 +183,34 @@ fn load_file(
             &cand.path,
             format!("config root must be a JSON object ({})", file::describe(dialect, &cand.path)),
         ));
-        return (dialect, 0, None);
+        return (dialect, 0);
     };
     let off = obj.get("disableAllHooks").and_then(Value::as_bool);
+    if cand.origin == Origin::Managed {
+        sw.managed_disabled = off == Some(true);
+        sw.managed_only = obj.get("allowManagedHooksOnly") == Some(&Value::Bool(true));
+    } else if let Some(off) = off {
+        sw.disabled = Some(off);
+    }
+    if dialect == Dialect::Claude && cand.origin != Origin::Plugin {
+        if let Some(Value::Object(m)) = obj.get("enabledPlugins") {
+            sw.enabled_plugins.extend(m.iter().filter_map(|(k, v)| v.as_bool().map(|b| (k.clone(), b))));
+        }
+    }
+    let mut subst = opts.subst.clone();
+    subst.vars.extend(cand.vars.iter().cloned());
+    let file_ctx =
+        |member| FileCtx { path: &cand.path, dialect, member, subst: &subst, origin: cand.origin, env: &cand.vars };
     match dialect {
         Dialect::Hermes => {
-            let ctx = FileCtx { path: &cand.path, dialect, member: "hooks", subst: &opts.subst };
-            return (dialect, hermes::parse(&ctx, obj, &opts.home, consent, hooks, diags, extra), off);
+            return (dialect, hermes::parse(&file_ctx("hooks"), obj, &opts.home, consent, hooks, diags, extra));
         }
-        Dialect::Agents => {
-            let ctx = FileCtx { path: &cand.path, dialect, member: "hooks", subst: &opts.subst };
-            return (dialect, agents::parse(&ctx, obj, hooks, diags), off);
-        }
+        Dialect::Agents => return (dialect, agents::parse(&file_ctx("hooks"), obj, hooks, diags)),
         _ => {}
     }
     let member = if dialect == Dialect::Native && !obj.contains_key("hooks") { "events" } else { "hooks" };
     let groups = match obj.get(member) {
-        Some(Value::Object(map)) => {
-            let ctx = FileCtx { path: &cand.path, dialect, member, subst: &opts.subst };
-            groups::parse_event_map(&ctx, map, hooks, diags)
-        }
+        Some(Value::Object(map)) => groups::parse_event_map(&file_ctx(member), map, hooks, diags),
         None | Some(Value::Null) => {
             if file::is_dedicated_hooks_file(dialect, &cand.path) && off.is_none() {
                 diags.push(file_diag(&cand.path, format!("config has no \"{member}\" object")));
@@ -139,7 +222,16 @@ fn load_file(
             0
         }
     };
-    (dialect, groups, off)
+    (dialect, groups)
+}
+
+fn plugin_name(cand: &Candidate) -> String {
+    cand.path
+        .parent()
+        .and_then(|p| p.parent())
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// Identical handlers reaching one event from different files run once: the first wins.

@@ -48,6 +48,10 @@ pub enum Scope {
     Local,
     /// Named explicitly with `configPath` / `--config`.
     Explicit,
+    /// A Claude Code plugin's `hooks/hooks.json`.
+    Plugin,
+    /// Claude Code managed (policy) settings.
+    Managed,
 }
 
 impl Scope {
@@ -57,6 +61,8 @@ impl Scope {
             Scope::Project => "project",
             Scope::Local => "local",
             Scope::Explicit => "explicit",
+            Scope::Plugin => "plugin",
+            Scope::Managed => "managed",
         }
     }
 }
@@ -157,6 +163,26 @@ pub struct Hook {
     /// `.agents` `denyOnFailure`: a failed run (non-zero exit, timeout) denies.
     pub deny_on_failure: bool,
     pub file: PathBuf,
+    /// `enabled: false`: loaded and listed, never run.
+    pub enabled: bool,
+    /// Variables exported to the hook (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`).
+    pub env: Vec<(String, String)>,
+    /// Where the hook came from beyond its file (a plugin, managed settings); hooks of
+    /// different origins are never de-duplicated against each other, as in Claude.
+    pub origin: Origin,
+}
+
+/// Which kind of configuration a hook came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Origin {
+    /// A settings or hooks file found by discovery or named explicitly.
+    #[default]
+    Settings,
+    /// A Claude Code plugin's `hooks/hooks.json`.
+    Plugin,
+    /// Managed (policy) settings.
+    Managed,
 }
 
 /// The part of a hook reported in `runs[i].hook`.
@@ -186,7 +212,8 @@ impl Hook {
         let t = self.timeout.map(|t| t.to_string()).unwrap_or_default();
         let h = serde_json::to_string(&self.handler).unwrap_or_default();
         format!(
-            "{}\u{0}{:?}\u{0}{}\u{0}{}\u{0}{}",
+            "{:?}\u{0}{}\u{0}{:?}\u{0}{}\u{0}{}\u{0}{}",
+            self.origin,
             self.canonical.as_str(),
             self.tool_result,
             self.matcher_text.as_deref().unwrap_or("*"),

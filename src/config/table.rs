@@ -8,7 +8,7 @@ use std::sync::Arc;
 #[derive(Debug, Clone, Default)]
 pub struct HookTable {
     hooks: Vec<Arc<Hook>>,
-    by_event: [Vec<usize>; 10],
+    by_event: Vec<Vec<usize>>,
     /// `disableAllHooks` or `HOOKS=0`: nothing runs.
     pub disabled: bool,
     /// Compare literal matchers (claude, native, .agents) without regard to case, for hosts
@@ -20,7 +20,7 @@ pub struct HookTable {
 
 impl HookTable {
     pub fn new(hooks: Vec<Hook>, disabled: bool) -> Self {
-        let mut by_event: [Vec<usize>; 10] = Default::default();
+        let mut by_event: Vec<Vec<usize>> = vec![Vec::new(); CanonicalEvent::COUNT];
         for (i, h) in hooks.iter().enumerate() {
             by_event[h.canonical as usize].push(i);
         }
@@ -39,9 +39,13 @@ impl HookTable {
     }
 
     fn selected<'a>(&'a self, ev: DispatchEvent, subject: Option<&'a str>) -> impl Iterator<Item = &'a Arc<Hook>> + 'a {
-        let idx: &[usize] = if self.disabled { &[] } else { &self.by_event[ev.canonical as usize] };
+        let idx: &[usize] = match self.by_event.get(ev.canonical as usize) {
+            Some(v) if !self.disabled => v,
+            _ => &[],
+        };
         idx.iter().map(|&i| &self.hooks[i]).filter(move |h| {
-            h.tool_result.admits(ev.result)
+            h.enabled
+                && h.tool_result.admits(ev.result)
                 && if self.case_insensitive_literals
                     && h.dialect.matcher_style() == crate::dialect::MatcherStyle::LiteralOrRegex
                 {
@@ -75,6 +79,6 @@ impl HookTable {
 
     /// Whether any hook at all is declared for the canonical event.
     pub fn has_event(&self, e: CanonicalEvent) -> bool {
-        !self.disabled && !self.by_event[e as usize].is_empty()
+        !self.disabled && self.by_event.get(e as usize).is_some_and(|v| !v.is_empty())
     }
 }

@@ -10,7 +10,7 @@ pub mod webhook;
 
 use crate::config::{HandlerSpec, Hook};
 use crate::decode::Raw;
-use crate::options::Resolved;
+use crate::options::{RunPolicy, Shared};
 use std::path::PathBuf;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -26,7 +26,8 @@ pub enum Failure {
 
 /// Everything one run needs besides the hook itself.
 pub struct RunCtx<'a> {
-    pub opts: &'a Resolved,
+    pub policy: &'a RunPolicy,
+    pub shared: &'a Shared,
     /// The JSON the hook reads (dialect-shaped), without any trailing newline.
     pub input_json: String,
     /// Exact stdin bytes for process kinds.
@@ -37,7 +38,8 @@ pub struct RunCtx<'a> {
     pub timeout: Duration,
     pub timeout_label: String,
     pub cancel: &'a CancellationToken,
-    pub http: &'a reqwest::Client,
+    /// Variables added to a process hook's environment (`CLAUDE_ENV_FILE`, plugin roots).
+    pub env: Vec<(String, String)>,
 }
 
 /// Writes a timeout in seconds as the shortest decimal (`0.4`, `1`, `2.5`).
@@ -78,7 +80,7 @@ pub async fn slot<'a>(ctx: &'a RunCtx<'_>) -> Result<tokio::sync::SemaphorePermi
     tokio::select! {
         biased;
         _ = ctx.cancel.cancelled() => Err(Failure::Aborted),
-        p = ctx.opts.process_slots.acquire() => p.map_err(|_| Failure::Aborted),
+        p = ctx.shared.process_slots.acquire() => p.map_err(|_| Failure::Aborted),
     }
 }
 

@@ -38,7 +38,7 @@ pub fn parse_answer(content: &str) -> Result<serde_json::Map<String, Value>, Str
 }
 
 pub async fn run(prompt: &str, model: Option<&str>, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
-    let llm = &ctx.opts.llm;
+    let llm = &ctx.policy.llm;
     let (Some(base), Some(model)) = (llm.base_url.as_deref(), model.or(llm.model.as_deref())) else {
         return Err(Failure::Infra(NO_ENDPOINT.into()));
     };
@@ -48,11 +48,11 @@ pub async fn run(prompt: &str, model: Option<&str>, ctx: &RunCtx<'_>) -> Result<
         "messages": [{"role": "user", "content": render_prompt(prompt, &ctx.input_json)}],
         "temperature": 0,
     });
-    let mut req = ctx.http.post(&url).json(&body);
+    let mut req = ctx.shared.http().post(&url).json(&body);
     if let Some(key) = llm.api_key.as_deref().filter(|k| !k.is_empty()) {
         req = req.bearer_auth(key);
     }
-    let cap = ctx.opts.output_cap;
+    let cap = ctx.policy.output_cap;
     let label = ctx.timeout_label.clone();
     let work = async {
         let resp = req.send().await.map_err(|e| format!("oracle request failed: {}", http_cause(&e)))?;

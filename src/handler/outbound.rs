@@ -63,6 +63,45 @@ impl Outbound {
     }
 }
 
+impl Outbound {
+    /// Queues the Hermes outbound webhooks of `table` subscribed to this event (never waits).
+    pub fn notify(
+        &self,
+        table: &crate::config::HookTable,
+        canonical: crate::event::CanonicalEvent,
+        host: &serde_json::Map<String, serde_json::Value>,
+        cwd: &str,
+        http: &reqwest::Client,
+    ) {
+        use crate::payload::{self, PayloadCtx};
+        let mut targets = table.outbound_for(canonical).peekable();
+        if targets.peek().is_none() {
+            return;
+        }
+        let ts = payload::iso_now();
+        let pctx = PayloadCtx { host, canonical, cwd, model: None, turn_id: None, ts: &ts };
+        for t in targets {
+            let Some((_, name)) = t.events.iter().find(|(c, _)| *c == canonical) else { continue };
+            let id = delivery_id();
+            let body = serde_json::json!({
+                "event": name,
+                "delivery_id": id,
+                "timestamp": ts,
+                "payload": payload::hook_input(&pctx, crate::dialect::Dialect::Hermes, name),
+            });
+            let secret = t.secret_env.as_deref().and_then(|k| std::env::var(k).ok()).filter(|s| !s.is_empty());
+            let d = Delivery {
+                url: t.url.clone(),
+                event: name.clone(),
+                id,
+                body: serde_json::to_vec(&body).unwrap_or_default(),
+                secret,
+            };
+            self.enqueue(http, d);
+        }
+    }
+}
+
 async fn worker(mut rx: mpsc::Receiver<Delivery>, http: reqwest::Client) {
     while let Some(d) = rx.recv().await {
         for attempt in 0..2 {

@@ -13,7 +13,7 @@ pub async fn run(
     env: &[(String, String)],
     ctx: &RunCtx<'_>,
 ) -> Result<Raw, Failure> {
-    let Some(command) = command.or(ctx.opts.proxy_command.as_deref()) else {
+    let Some(command) = command.or(ctx.policy.proxy_command.as_deref()) else {
         return Err(Failure::Infra(NO_RUNNER.into()));
     };
     let rendered = render_prompt(prompt, &ctx.input_json);

@@ -6,18 +6,19 @@ use crate::decode::Raw;
 
 /// Builds the process spec shared by shell and proxy hooks.
 pub fn spec(program: Program, env: &[(String, String)], stdin: Vec<u8>, ctx: &RunCtx<'_>) -> ProcSpec {
-    let mut all_env: Vec<(String, String)> = env.to_vec();
+    let mut all_env: Vec<(String, String)> = ctx.env.clone();
     all_env.push(("CLAUDE_PROJECT_DIR".into(), ctx.project_dir.clone()));
+    all_env.extend_from_slice(env);
     ProcSpec {
         program,
         cwd: ctx.cwd.clone(),
         env: all_env,
-        env_remove: ctx.opts.removed_env.clone(),
+        env_remove: ctx.policy.removed_env.clone(),
         stdin,
         timeout: ctx.timeout,
         timeout_label: ctx.timeout_label.clone(),
-        output_cap: ctx.opts.output_cap,
-        reap_orphans: ctx.opts.reap_orphans,
+        output_cap: ctx.policy.output_cap,
+        reap_orphans: ctx.policy.reap_orphans,
     }
 }
 

@@ -42,12 +42,12 @@ pub fn expand_env(s: &str, lookup: &dyn Fn(&str) -> Option<String>) -> String {
 }
 
 pub async fn run(url: &str, headers: &[(String, String)], ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
-    if let Some(allow) = &ctx.opts.webhook_allowlist {
+    if let Some(allow) = &ctx.policy.webhook_allowlist {
         if !allow.iter().any(|p| url.starts_with(p.as_str())) {
             return Err(Failure::Infra(format!("webhook {url} is not in the webhook allowlist")));
         }
     }
-    let mut req = ctx.http.post(url).body(ctx.input_json.clone());
+    let mut req = ctx.shared.http().post(url).body(ctx.input_json.clone());
     let user_ct = headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("content-type"));
     if !user_ct {
         req = req.header("content-type", "application/json");
@@ -55,7 +55,7 @@ pub async fn run(url: &str, headers: &[(String, String)], ctx: &RunCtx<'_>) -> R
     for (k, v) in headers {
         req = req.header(k.as_str(), expand_env(v, &|n| std::env::var(n).ok()));
     }
-    let cap = ctx.opts.output_cap;
+    let cap = ctx.policy.output_cap;
     let label = ctx.timeout_label.clone();
     let work = async {
         let resp = req.send().await.map_err(|e| format!("webhook {url} failed: {}", http_cause(&e)))?;

@@ -46,6 +46,8 @@ impl Project {
             cwd: Some(self.path("proj")),
             home_dir: Some(self.path("home")),
             reap_orphans: Some(true),
+            // Never the machine's own /etc/claude-code/managed-settings.json.
+            managed_settings_path: Some(self.path("managed-settings.json")),
             ..Default::default()
         }
     }
