@@ -131,6 +131,13 @@ export interface RuntimeOptions {
   /** Consecutive blocked Stops of one session after which a further block is downgraded. Default 8. */
   stopBlockLimit?: number
   /**
+   * Events (any spelling, e.g. `['tool:before', 'permission:request']`) on which a hook that
+   * gave no answer — could not start, timed out, was killed by a signal, HTTP failure — denies
+   * with reason `hook failed closed: <error>` instead of warning. A hook's own
+   * `failClosed: true` does the same for that hook. Default: none (Claude Code's behaviour).
+   */
+  failClosed?: string[]
+  /**
    * Claude Code plugins whose `hooks/hooks.json` is loaded; `${CLAUDE_PLUGIN_ROOT}` and
    * `${CLAUDE_PLUGIN_DATA}` are substituted and exported to their hooks. `dataDir` defaults to
    * `<home>/.claude/plugins/data/<name>-inline`. Plugins enabled in settings (`enabledPlugins`)

@@ -68,6 +68,9 @@ struct Shared {
     /// Claude Code managed settings file (default /etc/claude-code/managed-settings.json).
     #[arg(long, global = true, value_name = "FILE")]
     managed_settings: Option<PathBuf>,
+    /// Events (comma-separated, any spelling) on which a hook that gave no answer denies.
+    #[arg(long, global = true, value_name = "EVENTS", value_delimiter = ',')]
+    fail_closed: Vec<String>,
     /// Longest context or message kept, in characters (default 10000).
     #[arg(long, global = true, value_name = "CHARS")]
     context_cap: Option<usize>,
@@ -157,6 +160,7 @@ impl Shared {
                 .collect(),
             managed_settings_path: self.managed_settings.clone(),
             context_cap: self.context_cap,
+            fail_closed: self.fail_closed.clone(),
             ..Default::default()
         }
     }

@@ -80,6 +80,9 @@ pub struct RuntimeOptions {
     pub require_hook_approval: bool,
     /// Consecutive blocked Stops of one session after which further blocks are downgraded.
     pub stop_block_limit: Option<u32>,
+    /// Events (any spelling) on which a hook that gave no answer — could not start, timed out,
+    /// killed by a signal, HTTP failure — denies with `hook failed closed: <error>`.
+    pub fail_closed: Vec<String>,
     /// Claude Code plugins whose `hooks/hooks.json` is loaded (`{root, dataDir?}`).
     pub plugins: Vec<crate::config::discovery::PluginDir>,
     /// Claude Code managed settings file (default: `/etc/claude-code/managed-settings.json`
@@ -124,6 +127,8 @@ pub struct RunPolicy {
     pub stop_block_limit: u32,
     /// Longest context or message kept, in characters (Claude's 10,000).
     pub context_cap: usize,
+    /// Events on which a hook without an answer denies.
+    pub fail_closed: Vec<crate::event::CanonicalEvent>,
 }
 
 /// Resources shared by every dispatch of one runtime (clones share them too).
@@ -177,6 +182,15 @@ impl RuntimeOptions {
             }
         }
         let nonempty = |k: &str| env(k).filter(|v| !v.is_empty());
+        let fail_closed = self
+            .fail_closed
+            .iter()
+            .map(|n| {
+                crate::event::resolve_dispatch_name(n)
+                    .map(|e| e.canonical)
+                    .ok_or_else(|| format!("failClosed: unknown event {}", crate::config::groups::quote(n)))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let cwd = match &self.cwd {
             Some(c) => c.clone(),
             None => std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?,
@@ -243,6 +257,7 @@ impl RuntimeOptions {
                 case_insensitive_tools: self.case_insensitive_tools,
                 stop_block_limit: self.stop_block_limit.unwrap_or(DEFAULT_STOP_BLOCK_LIMIT),
                 context_cap: self.context_cap.unwrap_or(DEFAULT_CONTEXT_CAP),
+                fail_closed,
             },
             shared: Shared::new(max),
         })

@@ -97,7 +97,8 @@ struct DispatchCtx {
 
 impl DispatchCtx {
     fn new(policy: &RunPolicy, canonical: CanonicalEvent, payload: Map<String, Value>, cwd: Option<String>) -> Self {
-        let cwd = cwd.map(PathBuf::from).unwrap_or_else(|| policy.cwd.clone());
+        // SPEC §6: the dispatch's cwd, else the project directory, else the runtime's cwd.
+        let cwd = cwd.map(PathBuf::from).or_else(|| policy.project_dir.clone()).unwrap_or_else(|| policy.cwd.clone());
         let project_dir = policy.project_dir.as_ref().unwrap_or(&cwd).display().to_string();
         let env_file = if canonical.takes_env_file() { EnvFile::create() } else { None };
         DispatchCtx { canonical, payload, cwd, project_dir, ts: payload::iso_now(), env_file }
@@ -332,9 +333,24 @@ impl Runtime {
                 (decode::infra_failure(&e, policy), Some(e))
             }
         };
+        if hook.fail_closed || policy.fail_closed.contains(&event) {
+            fail_closed(&mut outcome, error.as_deref());
+        }
         outcome.cap_texts(policy.context_cap);
         Some(Run { hook, outcome, duration_ms, error })
     }
+}
+
+/// `failClosed`: a run that gave no answer (could not start, timed out, HTTP failure, killed by
+/// a signal) denies instead of letting the action through.
+fn fail_closed(outcome: &mut RunOutcome, error: Option<&str>) {
+    let why = match (error, outcome.exit_code) {
+        (Some(e), _) => e.to_owned(),
+        (None, Some(None)) => "hook was killed by a signal".to_owned(),
+        _ => return,
+    };
+    outcome.decision = Some(decode::Decision::Deny);
+    outcome.reason = Some(format!("hook failed closed: {why}"));
 }
 
 impl Runtime {

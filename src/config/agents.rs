@@ -99,6 +99,7 @@ pub fn parse(ctx: &FileCtx, root: &Map<String, Value>, hooks: &mut Vec<Hook>, di
                 deny_on_failure,
                 file: ctx.path.to_path_buf(),
                 enabled: true,
+                fail_closed: false,
                 env: Vec::new(),
                 origin: Default::default(),
             });

@@ -163,6 +163,7 @@ pub fn parse_event_map(
                     deny_on_failure: obj.and_then(|o| o.get("denyOnFailure")) == Some(&Value::Bool(true)),
                     file: ctx.path.to_path_buf(),
                     enabled: parse_enabled(ctx.dialect, obj, &mut entry_diag),
+                    fail_closed: obj.and_then(|o| o.get("failClosed")) == Some(&Value::Bool(true)),
                     env: ctx.env.to_vec(),
                     origin: ctx.origin,
                 });

@@ -226,6 +226,7 @@ pub fn parse(
                 deny_on_failure: false,
                 file: ctx.path.to_path_buf(),
                 enabled: true,
+                fail_closed: false,
                 env: Vec::new(),
                 origin: Default::default(),
             });

@@ -165,6 +165,8 @@ pub struct Hook {
     pub file: PathBuf,
     /// `enabled: false`: loaded and listed, never run.
     pub enabled: bool,
+    /// `failClosed: true`: a run without an answer (spawn failure, timeout, signal) denies.
+    pub fail_closed: bool,
     /// Variables exported to the hook (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`).
     pub env: Vec<(String, String)>,
     /// Where the hook came from beyond its file (a plugin, managed settings); hooks of
