@@ -18,8 +18,13 @@ export declare class CancelToken {
 
 /** The native runtime behind `createRuntime`; use the wrapper's `HookRuntime` instead. */
 export declare class NativeRuntime {
-  /** Creates a runtime from options JSON; bad config files only produce diagnostics. */
-  constructor(optionsJson: string)
+  /**
+   * Creates a runtime from options JSON; bad config files only produce diagnostics.
+   * `mcp_call` / `mcp_abort`: the wrapper's adapters of the host's `mcpCall` option.
+   */
+  constructor(optionsJson: string, mcpCall?: ((requestJson: string) => Promise<string>) | null, mcpAbort?: ((id: string) => void) | null)
+  /** Finished async hooks, as JSON `{sessionId, run, rewake?}`, go to `cb` (null: none). */
+  onAsync(cb?: ((finishedJson: string) => void) | null): void
   /** Diagnostics of the current configuration, as JSON. */
   diagnosticsJson(): string
   /** Files read, as JSON. */
@@ -32,7 +37,7 @@ export declare class NativeRuntime {
    * Runs the matching hooks; resolves to the result JSON. Rejects with code `Cancelled`
    * when the token fires.
    */
-  dispatchJson(event: string, payloadJson: string, subject?: string | undefined | null, cwd?: string | undefined | null, token?: CancelToken | undefined | null): Promise<string>
+  dispatchJson(event: string, payloadJson: string, subject?: string | null, cwd?: string | null, token?: CancelToken | null, progress?: ((progressJson: string) => void) | null): Promise<string>
   /** Re-reads configuration; resolves to the diagnostics JSON. */
   reload(): Promise<string>
   /** Aborts running hooks; later dispatches reject. */

@@ -64,7 +64,7 @@ export type EventName =
   | (string & {})
 
 /** How a hook runs: a command, a webhook, an LLM evaluation, or a subagent runner. */
-export type HandlerKind = 'shell' | 'webhook' | 'oracle' | 'proxy'
+export type HandlerKind = 'shell' | 'webhook' | 'oracle' | 'proxy' | 'mcp_tool'
 
 /**
  * A folded or per-run decision; precedence deny > defer > ask > allow > none. `defer` is
@@ -131,6 +131,21 @@ export interface RuntimeOptions {
   /** Consecutive blocked Stops of one session after which a further block is downgraded. Default 8. */
   stopBlockLimit?: number
   /**
+   * Runs Claude `mcp_tool` hooks on the host's MCP servers: called with the hook's `server`,
+   * `tool`, its `input` with `${tool_input.x}` / `${payload.x}` placeholders filled, and a
+   * signal that aborts when the hook times out. A throw or a promise that never settles is an
+   * infrastructure error (after the hook's timeout). Without it, `mcp_tool` hooks get a load
+   * diagnostic and fail when they match (as in `hookrt listen` and the CLI).
+   */
+  mcpCall?: (server: string, tool: string, input: Record<string, unknown>, signal: AbortSignal) => Promise<McpResult>
+  /**
+   * Claude's `allowedHttpHookUrls`: URL patterns (`*` is any text). A Claude/Codex `http` hook
+   * whose URL matches none is not run (load diagnostic, and an error if it matches).
+   */
+  allowedHttpHookUrls?: string[]
+  /** Claude's `httpHookAllowedEnvVars`: the variables any `http` hook header may expand at most. */
+  httpHookAllowedEnvVars?: string[]
+  /**
    * Events (any spelling, e.g. `['tool:before', 'permission:request']`) on which a hook that
    * gave no answer — could not start, timed out, was killed by a signal, HTTP failure — denies
    * with reason `hook failed closed: <error>` instead of warning. A hook's own
@@ -156,6 +171,13 @@ export interface RuntimeOptions {
    * marker saying how much was cut. Default 10,000, Claude Code's limit.
    */
   contextCap?: number
+  /**
+   * Claude's per-hook `if` permission rules. `'evaluate'` (default): the hook runs only for
+   * tool calls its rule matches. `'ignore'`: a warning at load and the hook runs whenever its
+   * matcher matches — what the JavaScript implementation did, and `hookrt listen`'s default
+   * (`--if-rules evaluate` or `HOOKRT_IF_RULES=evaluate` turns evaluation on there).
+   */
+  ifRules?: 'evaluate' | 'ignore'
 }
 
 /** One configuration problem: where (file, event), then what. */
@@ -225,6 +247,8 @@ export interface Outcome extends EventFields {
   downgraded: boolean
   /** SessionStart, Setup, CwdChanged, FileChanged: variables hooks exported through `CLAUDE_ENV_FILE`. */
   env?: Record<string, string>
+  /** An `asyncRewake` hook of this session exited 2 since its last dispatch: wake the agent with this reason. */
+  rewake?: { reason: string }
 }
 
 /** Which hook a run belongs to. */
@@ -236,6 +260,8 @@ export interface HookRef {
   event: string
   kind: HandlerKind
   matcher?: string
+  /** The hook's `statusMessage` (Claude's spinner text), for hosts that show progress. */
+  statusMessage?: string
 }
 
 /** What one run produced. */
@@ -258,7 +284,13 @@ export interface RunOutcome extends EventFields {
 
 export interface Run {
   hook: HookRef
-  outcome: RunOutcome
+  /**
+   * Absent for an `async` hook that was just started (`async: true`); a finished async hook is
+   * reported again, with its outcome and `async: true`, on its session's next dispatch (only its
+   * contexts and messages are folded there).
+   */
+  outcome?: RunOutcome
+  async?: true
   durationMs: number
   /** Infrastructure error (`timed out after 1s`, `webhook … failed: …`). */
   error?: string
@@ -272,7 +304,33 @@ export interface DispatchResult {
   runs: Run[]
 }
 
+/** A hook starting or ending, for {@link DispatchOptions.onProgress}. */
+export interface ProgressEvent {
+  phase: 'start' | 'end'
+  hookId: string
+  statusMessage?: string
+  /** Milliseconds since the hook started (0 at `start`). */
+  elapsedMs: number
+}
+
+/** A finished `async` hook, for `runtime.on('async', cb)`. */
+export interface AsyncFinished {
+  sessionId: string
+  run: Run
+  rewake?: { reason: string }
+}
+
+/** What a host's `mcpCall` resolves to: MCP tool-call content and whether it is an error. */
+export interface McpResult {
+  /** Text, or MCP content blocks; the text blocks are read like a command hook's stdout. */
+  content: string | { type: string; text?: string }[]
+  /** Read like a non-zero exit: a non-blocking error. */
+  isError?: boolean
+}
+
 export interface DispatchOptions {
+  /** Called when each hook starts and ends, in order, before the dispatch settles. */
+  onProgress?: (event: ProgressEvent) => void
   /** Matcher subject, instead of the payload's `tool_name` / `source` / `agent_type` ... */
   subject?: string
   /** Working directory of this dispatch (hook cwd and the payload's `cwd`). */
@@ -300,6 +358,12 @@ export declare class HookRuntime {
   dump(): { disabled: boolean; sources: Source[]; diagnostics: Diagnostic[]; hooks: Array<Record<string, unknown>> }
   /** Aborts running hooks (their dispatches reject with `runtime is closed`); later calls reject. */
   close(): void
+  /**
+   * `'async'`: `cb` is called when an `async` (or `asyncRewake`) hook finishes, with its run and
+   * the rewake it asks for. The result is also delivered with the session's next dispatch.
+   * Returns a function that removes the listener.
+   */
+  on(event: 'async', cb: (finished: AsyncFinished) => void): () => void
 }
 
 /** Loads the hook configuration of `options.cwd` / `options.homeDir` (or `configPath`). */

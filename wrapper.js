@@ -45,14 +45,60 @@ function isAbortSignal(s) {
   return s !== null && typeof s === 'object' && typeof s.aborted === 'boolean' && typeof s.addEventListener === 'function'
 }
 
+/** Adapts the host's `mcpCall(server, tool, input, signal)` to the native JSON calls. */
+function mcpAdapters(mcpCall) {
+  const running = new Map()
+  const call = async (reqJson) => {
+    const { id, server, tool, input } = JSON.parse(reqJson)
+    const ac = new AbortController()
+    running.set(id, ac)
+    try {
+      const r = await mcpCall(server, tool, input, ac.signal)
+      if (r === null || typeof r !== 'object') throw new TypeError('mcpCall must resolve to {content, isError?}')
+      return JSON.stringify({ content: r.content ?? null, isError: r.isError === true })
+    } finally {
+      running.delete(id)
+    }
+  }
+  const abort = (id) => {
+    const ac = running.get(Number(id))
+    if (ac) ac.abort(new Error('mcp_tool hook timed out or was aborted'))
+  }
+  return [call, abort]
+}
+
 class HookRuntime {
   #native
   #closed = false
+  #asyncListeners = []
 
   constructor(options = {}) {
     if (options === null || options === undefined) options = {}
     if (!isPlainObject(options)) throw new TypeError('createRuntime options must be a plain object')
-    this.#native = new native.NativeRuntime(JSON.stringify(options))
+    const { mcpCall, ...rest } = options
+    if (mcpCall !== undefined && typeof mcpCall !== 'function') throw new TypeError('mcpCall must be a function')
+    const [call, abort] = mcpCall ? mcpAdapters(mcpCall) : [undefined, undefined]
+    this.#native = new native.NativeRuntime(JSON.stringify(rest), call, abort)
+  }
+
+  /**
+   * `on('async', cb)`: `cb({sessionId, run, rewake?})` when an `async` hook finishes. Returns a
+   * function that removes the listener.
+   */
+  on(event, cb) {
+    if (event !== 'async') throw new TypeError(`unknown runtime event ${JSON.stringify(String(event))}`)
+    if (typeof cb !== 'function') throw new TypeError('listener must be a function')
+    this.#asyncListeners.push(cb)
+    if (this.#asyncListeners.length === 1) {
+      this.#native.onAsync((json) => {
+        const f = JSON.parse(json)
+        for (const l of [...this.#asyncListeners]) l(f)
+      })
+    }
+    return () => {
+      this.#asyncListeners = this.#asyncListeners.filter((l) => l !== cb)
+      if (this.#asyncListeners.length === 0) this.#native.onAsync(null)
+    }
   }
 
   get diagnostics() {
@@ -75,6 +121,13 @@ class HookRuntime {
     else if (!isPlainObject(payload)) return Promise.reject(new TypeError('payload must be a plain object'))
     const subject = typeof options?.subject === 'string' ? options.subject : undefined
     const cwd = typeof options?.cwd === 'string' ? options.cwd : undefined
+    const onProgress = typeof options?.onProgress === 'function' ? options.onProgress : undefined
+    const progress = onProgress
+      ? (json) => {
+          const p = JSON.parse(json)
+          if (p.phase !== 'flush') onProgress(p)
+        }
+      : null
     if (!this.#native.anyMatch(event, subject ?? subjectOf(payload, info))) {
       return Promise.resolve(emptyResult(info.canonical))
     }
@@ -84,11 +137,11 @@ class HookRuntime {
     } catch (e) {
       return Promise.reject(new TypeError(`payload cannot be serialised as JSON: ${e.message}`))
     }
-    if (!signal) return this.#native.dispatchJson(event, json, subject, cwd, null).then(JSON.parse)
+    if (!signal) return this.#native.dispatchJson(event, json, subject, cwd, null, progress).then(JSON.parse)
     const token = new native.CancelToken()
     const onAbort = () => token.cancel()
     signal.addEventListener('abort', onAbort, { once: true })
-    return this.#native.dispatchJson(event, json, subject, cwd, token).then(
+    return this.#native.dispatchJson(event, json, subject, cwd, token, progress).then(
       (r) => {
         signal.removeEventListener('abort', onAbort)
         return JSON.parse(r)

@@ -97,17 +97,27 @@ export function apply(ctx, config = {}) {
   async function run(event, payload, { agent, turn, signal }) {
     const rt = runtimeFor(payload.cwd)
     const sig = signal ? AbortSignal.any([signal, disposed.signal]) : disposed.signal
-    const res = await track(rt.dispatch(event, payload, sig, { cwd: payload.cwd }))
     const session = agent?.session
-    if (session?.append && turn !== undefined) {
-      for (const r of res.runs) {
-        session.append('hook/invoked', {
-          turn,
-          point: event,
-          dialect: r.hook.dialect,
-          handlerId: r.hook.id,
-          ...(r.hook.matcher !== undefined ? { matcher: r.hook.matcher } : {}),
-        })
+    const logs = Boolean(session?.append && turn !== undefined)
+    // `hook/invoked` is written when a hook starts (with its statusMessage, Claude's spinner
+    // text), `hook/result` when the dispatch has its answer.
+    const onProgress = logs
+      ? (p) => {
+          if (p.phase !== 'start') return
+          session.append('hook/invoked', {
+            turn,
+            point: event,
+            dialect: p.dialect,
+            handlerId: p.hookId,
+            ...(p.matcher !== undefined ? { matcher: p.matcher } : {}),
+            ...(p.statusMessage !== undefined ? { statusMessage: p.statusMessage } : {}),
+          })
+        }
+      : undefined
+    const res = await track(rt.dispatch(event, payload, sig, { cwd: payload.cwd, onProgress }))
+    if (logs) {
+      // Async hooks started now report later; finished ones delivered here were invoked earlier.
+      for (const r of res.runs.filter((x) => !x.async)) {
         const stderr = r.outcome.stderr?.slice(0, stderrSummaryMaxChars)
         session.append('hook/result', {
           turn,

@@ -5,6 +5,7 @@
 use crate::options::RuntimeOptions;
 use crate::runtime::{DispatchError, DispatchRequest, Runtime};
 use napi::bindgen_prelude::*;
+use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi_derive::napi;
 use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
@@ -49,6 +50,67 @@ fn to_napi(e: DispatchError) -> Error {
     }
 }
 
+/// A JS callback taking one JSON string, not keeping the event loop alive.
+type JsonCallback = ThreadsafeFunction<String, (), String, Status, false, true>;
+/// A JS callback taking one JSON string and returning a promise of a JSON string.
+type JsonCall = ThreadsafeFunction<String, Promise<String>, String, Status, false, true>;
+
+/// The host's `mcpCall`, reached through the wrapper: `call` gets `{id, server, tool, input}`
+/// and resolves to `{content, isError}`; `abort` gets the id of a call to give up on.
+struct JsMcp {
+    call: Arc<JsonCall>,
+    abort: Arc<JsonCallback>,
+    next: std::sync::atomic::AtomicU64,
+}
+
+/// Aborts a host MCP call when its future is dropped unanswered.
+struct AbortOnDrop {
+    abort: Arc<JsonCallback>,
+    id: u64,
+    armed: bool,
+}
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        if self.armed {
+            self.abort.call(self.id.to_string(), ThreadsafeFunctionCallMode::NonBlocking);
+        }
+    }
+}
+
+impl crate::handler::mcp::McpCaller for JsMcp {
+    fn call(
+        &self,
+        server: String,
+        tool: String,
+        input: serde_json::Value,
+        cancel: CancellationToken,
+    ) -> futures::future::BoxFuture<'static, std::result::Result<crate::handler::mcp::McpAnswer, String>> {
+        let id = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let req = json(&serde_json::json!({"id": id, "server": server, "tool": tool, "input": input}));
+        let (call, abort) = (self.call.clone(), self.abort.clone());
+        Box::pin(async move {
+            // Dropped before the answer (timeout, abort): tell the host to give up.
+            let mut pending = AbortOnDrop { abort: abort.clone(), id, armed: true };
+            let work = async {
+                let promise = call.call_async(req).await.map_err(|e| e.reason.clone())?;
+                let text = promise.await.map_err(|e| e.reason.clone())?;
+                let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+                Ok(crate::handler::mcp::McpAnswer {
+                    content: v.get("content").cloned().unwrap_or(serde_json::Value::Null),
+                    is_error: v.get("isError") == Some(&serde_json::Value::Bool(true)),
+                })
+            };
+            let r = tokio::select! {
+                r = work => r,
+                _ = cancel.cancelled() => Err("aborted".into()),
+            };
+            pending.armed = r.is_err() && cancel.is_cancelled();
+            r
+        })
+    }
+}
+
 fn json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".into())
 }
@@ -56,13 +118,39 @@ fn json<T: serde::Serialize>(v: &T) -> String {
 #[napi]
 impl NativeRuntime {
     /// Creates a runtime from options JSON; bad config files only produce diagnostics.
-    #[napi(constructor, catch_unwind)]
-    pub fn new(options_json: String) -> Result<Self> {
+    /// `mcp_call` / `mcp_abort`: the wrapper's adapters of the host's `mcpCall` option.
+    #[napi(
+        constructor,
+        catch_unwind,
+        ts_args_type = "optionsJson: string, mcpCall?: ((requestJson: string) => Promise<string>) | null, mcpAbort?: ((id: string) => void) | null"
+    )]
+    pub fn new(options_json: String, mcp_call: Option<JsonCall>, mcp_abort: Option<JsonCallback>) -> Result<Self> {
         crate::logging::init();
         let opts: RuntimeOptions = serde_json::from_str(&options_json)
             .map_err(|e| Error::new(Status::InvalidArg, format!("invalid runtime options: {e}")))?;
-        let rt = Runtime::new(&opts).map_err(|e| Error::new(Status::InvalidArg, e))?;
+        let mcp = match (mcp_call, mcp_abort) {
+            (Some(call), Some(abort)) => Some(crate::handler::mcp::McpHost(Arc::new(JsMcp {
+                call: Arc::new(call),
+                abort: Arc::new(abort),
+                next: Default::default(),
+            }))),
+            _ => None,
+        };
+        let rt = Runtime::with_host(&opts, &|k| std::env::var(k).ok(), mcp)
+            .map_err(|e| Error::new(Status::InvalidArg, e))?;
         Ok(NativeRuntime { inner: Arc::new(rt) })
+    }
+
+    /// Finished async hooks, as JSON `{sessionId, run, rewake?}`, go to `cb` (null: none).
+    #[napi(catch_unwind, ts_args_type = "cb?: ((finishedJson: string) => void) | null")]
+    pub fn on_async(&self, cb: Option<JsonCallback>) {
+        let listener = cb.map(|cb| {
+            let cb = Arc::new(cb);
+            crate::background::Listener(Arc::new(move |f: &crate::background::Finished| {
+                cb.call(json(f), ThreadsafeFunctionCallMode::NonBlocking);
+            }))
+        });
+        self.inner.on_async(listener);
     }
 
     /// Diagnostics of the current configuration, as JSON.
@@ -91,7 +179,9 @@ impl NativeRuntime {
 
     /// Runs the matching hooks; resolves to the result JSON. Rejects with code `Cancelled`
     /// when the token fires.
-    #[napi]
+    #[napi(
+        ts_args_type = "event: string, payloadJson: string, subject?: string | null, cwd?: string | null, token?: CancelToken | null, progress?: ((progressJson: string) => void) | null"
+    )]
     pub async fn dispatch_json(
         &self,
         event: String,
@@ -99,6 +189,7 @@ impl NativeRuntime {
         subject: Option<String>,
         cwd: Option<String>,
         token: Option<&CancelToken>,
+        progress: Option<JsonCallback>,
     ) -> Result<String> {
         let payload = match serde_json::from_str::<serde_json::Value>(&payload_json) {
             Ok(serde_json::Value::Object(m)) => m,
@@ -106,9 +197,21 @@ impl NativeRuntime {
             _ => return Err(Error::new(Status::InvalidArg, "payload must be a JSON object")),
         };
         let cancel = token.map(|t| t.inner.clone()).unwrap_or_default();
-        let req = DispatchRequest { event, payload, subject, cwd };
+        let progress = progress.map(Arc::new);
+        let sink = progress.clone().map(|cb| {
+            crate::execute::ProgressSink(Arc::new(move |p| {
+                cb.call(json(&p), ThreadsafeFunctionCallMode::NonBlocking);
+            }))
+        });
+        let req = DispatchRequest { event, payload, subject, cwd, progress: sink };
         let rt = self.inner.clone();
-        rt.dispatch(req, &cancel).await.map(|r| json(&r)).map_err(to_napi)
+        let result = rt.dispatch(req, &cancel).await;
+        // Every progress report reaches JS before the promise settles: the queue is in order,
+        // and this last call returns only once JS has run it.
+        if let Some(cb) = progress {
+            let _ = cb.call_async("{\"phase\":\"flush\"}".to_owned()).await;
+        }
+        result.map(|r| json(&r)).map_err(to_napi)
     }
 
     /// Re-reads configuration; resolves to the diagnostics JSON.

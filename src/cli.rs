@@ -74,6 +74,10 @@ struct Shared {
     /// Longest context or message kept, in characters (default 10000).
     #[arg(long, global = true, value_name = "CHARS")]
     context_cap: Option<usize>,
+    /// Claude `if` rules: evaluate, or ignore with a warning (listen's default, as the
+    /// JavaScript implementation; env HOOKRT_IF_RULES).
+    #[arg(long, global = true, value_name = "MODE", value_parser = ["evaluate", "ignore"])]
+    if_rules: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -137,7 +141,16 @@ enum TrustAction {
 }
 
 impl Shared {
-    fn options(&self) -> RuntimeOptions {
+    /// The runtime options; `listen` defaults `if` rules to the drop-in behaviour.
+    fn options(&self, listen: bool) -> RuntimeOptions {
+        let if_rules = self.if_rules.as_deref().and_then(crate::config::IfRules::parse).or_else(|| {
+            let from_env = std::env::var("HOOKRT_IF_RULES").ok();
+            match from_env.as_deref().and_then(crate::config::IfRules::parse) {
+                Some(r) => Some(r),
+                None if listen => Some(crate::config::IfRules::Ignore),
+                None => None,
+            }
+        });
         RuntimeOptions {
             config_path: self.config.clone(),
             home_dir: self.home.clone(),
@@ -161,6 +174,7 @@ impl Shared {
             managed_settings_path: self.managed_settings.clone(),
             context_cap: self.context_cap,
             fail_closed: self.fail_closed.clone(),
+            if_rules,
             ..Default::default()
         }
     }
@@ -210,7 +224,7 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> 
         }
         Some(c) => c,
     };
-    let rt = match Runtime::new(&cli.shared.options()) {
+    let rt = match Runtime::new(&cli.shared.options(matches!(command, Command::Listen))) {
         Ok(rt) => Arc::new(rt),
         Err(e) => {
             let _ = writeln!(io.err, "hookrt: {e}");
@@ -256,7 +270,7 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> 
                     return 1;
                 }
             };
-            let req = DispatchRequest { event, payload, subject, cwd: None };
+            let req = DispatchRequest { event, payload, subject, cwd: None, progress: None };
             match rt.dispatch(req, &shutdown).await {
                 Ok(r) => {
                     let v = serde_json::json!({"outcome": r.outcome, "runs": r.runs, "canonical": r.canonical});

@@ -61,9 +61,17 @@ pub struct RunOutcome {
     /// Plain stdout of a clean exit 0 (candidate context on events that take it).
     #[serde(skip)]
     pub plain_stdout: Option<String>,
+    /// An async hook still running: no outcome yet.
+    #[serde(skip)]
+    pub pending: bool,
 }
 
 impl RunOutcome {
+    /// An async hook that has not finished.
+    pub fn is_pending(&self) -> bool {
+        self.pending
+    }
+
     /// Cuts every context and message longer than `cap` characters to `cap`, with a marker
     /// saying how much was cut (Claude Code's 10,000-character limit on hook output strings).
     pub fn cap_texts(&mut self, cap: usize) {
@@ -224,7 +232,11 @@ pub fn apply_answer(obj: &Map<String, Value>, event: CanonicalEvent, out: &mut R
     if let Some(c) = str_field(obj, "context").filter(|c| !c.is_empty()) {
         out.contexts.push(c.to_owned());
     }
-    if obj.get("ok") == Some(&Value::Bool(false)) {
+    // Claude's prompt-hook answer `{ok, reason, impossible}`: `impossible` lets a Stop or
+    // SubagentStop end instead of feeding the reason back.
+    let impossible = obj.get("impossible") == Some(&Value::Bool(true))
+        && matches!(event, CanonicalEvent::TurnStop | CanonicalEvent::SubagentEnd);
+    if obj.get("ok") == Some(&Value::Bool(false)) && !impossible {
         decision = Some(Decision::Deny);
         reason = Some(reason.unwrap_or_else(|| DENIED_BY_EVALUATION.to_owned()));
     }

@@ -39,13 +39,16 @@ pub enum HandlerKind {
     Webhook,
     Oracle,
     Proxy,
+    /// Claude's `mcp_tool`: a tool call on one of the host's MCP servers, through the host.
+    #[serde(rename = "mcp_tool")]
+    McpTool,
 }
 
 impl HandlerKind {
     /// Default timeout in seconds when neither the hook nor the runtime sets one.
     pub fn default_timeout_secs(self) -> f64 {
         match self {
-            HandlerKind::Shell | HandlerKind::Webhook => 600.0,
+            HandlerKind::Shell | HandlerKind::Webhook | HandlerKind::McpTool => 600.0,
             HandlerKind::Oracle => 30.0,
             HandlerKind::Proxy => 60.0,
         }
@@ -57,6 +60,7 @@ impl HandlerKind {
             HandlerKind::Webhook => "webhook",
             HandlerKind::Oracle => "oracle",
             HandlerKind::Proxy => "proxy",
+            HandlerKind::McpTool => "mcp_tool",
         }
     }
 }
@@ -135,10 +139,11 @@ impl Dialect {
             "webhook" => HandlerKind::Webhook,
             "oracle" => HandlerKind::Oracle,
             "proxy" => HandlerKind::Proxy,
+            "mcp_tool" => HandlerKind::McpTool,
             _ => return None,
         };
         let accepted = match self {
-            Dialect::Claude | Dialect::Codex => matches!(ty, "command" | "http" | "prompt" | "agent"),
+            Dialect::Claude | Dialect::Codex => matches!(ty, "command" | "http" | "prompt" | "agent" | "mcp_tool"),
             Dialect::Opencode => matches!(ty, "command" | "http" | "subagent"),
             Dialect::Native => true,
             Dialect::Hermes | Dialect::Agents => ty == "command",

@@ -33,6 +33,9 @@ pub struct Outcome {
     /// CwdChanged, FileChanged).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub env: Option<BTreeMap<String, String>>,
+    /// An `asyncRewake` hook of this session exited 2 since the last dispatch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rewake: Option<crate::background::Rewake>,
 }
 
 impl Outcome {
@@ -51,6 +54,7 @@ impl Outcome {
             downgraded: false,
             fields: EventFields::default(),
             env: None,
+            rewake: None,
         }
     }
 }

@@ -7,6 +7,7 @@
 //! it over stdio; [`binding`] is the thin napi layer for Node.
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
+pub mod background;
 pub mod cli;
 pub mod config;
 pub mod decode;
@@ -15,6 +16,7 @@ pub mod doctor;
 pub mod env_file;
 pub mod event;
 pub mod event_fields;
+pub mod execute;
 pub mod fold;
 pub mod handler;
 pub mod listen;
@@ -22,6 +24,7 @@ pub mod logging;
 pub mod matcher;
 pub mod options;
 pub mod payload;
+pub mod permission_rule;
 pub mod protocol;
 pub mod runtime;
 pub mod stop_guard;

@@ -66,7 +66,7 @@ fn immediate(rt: &Runtime, env: &Envelope) -> Option<String> {
         Ok(Request::Dispatch(req)) if !rt.is_closed() => {
             let ev = Runtime::resolve_event(&req.event).ok()?;
             let subject = req.subject.as_deref().or_else(|| ev.canonical.subject_of(&req.payload));
-            if rt.loaded().table.any_match(ev, subject) {
+            if rt.could_run(ev, subject) {
                 None
             } else {
                 Some(protocol::empty_dispatch_line(ev.canonical, id))
@@ -216,10 +216,10 @@ where
                             continue;
                         }
                         if pending.load(Ordering::Relaxed) == 0 && !rt.is_closed() {
-                            let table = rt.loaded();
+                            let table = &rt;
                             let quick = std::str::from_utf8(&buf)
                                 .ok()
-                                .and_then(|t| protocol::quick_answer(t, |ev, s| table.table.any_match(ev, s)));
+                                .and_then(|t| protocol::quick_answer(t, |ev, s| table.could_run(ev, s)));
                             if let Some(l) = quick {
                                 if !add(&mut batch, &l) {
                                     break;

@@ -80,6 +80,12 @@ pub struct RuntimeOptions {
     pub require_hook_approval: bool,
     /// Consecutive blocked Stops of one session after which further blocks are downgraded.
     pub stop_block_limit: Option<u32>,
+    /// Claude's `allowedHttpHookUrls`: URL patterns (`*` is any text); an `http` hook whose
+    /// URL matches none is not loaded (warning) and not run.
+    pub allowed_http_hook_urls: Option<Vec<String>>,
+    /// Claude's `httpHookAllowedEnvVars`: an upper bound on every `http` hook's
+    /// `allowedEnvVars`.
+    pub http_hook_allowed_env_vars: Option<Vec<String>>,
     /// Events (any spelling) on which a hook that gave no answer — could not start, timed out,
     /// killed by a signal, HTTP failure — denies with `hook failed closed: <error>`.
     pub fail_closed: Vec<String>,
@@ -92,6 +98,10 @@ pub struct RuntimeOptions {
     /// Longest single context or message kept, in characters (default 10,000, as Claude
     /// Code); longer ones are cut with a marker saying how much was cut.
     pub context_cap: Option<usize>,
+    /// Claude's per-hook `if` permission rules: `evaluate` (default) or `ignore` (reported
+    /// in a warning, the hook runs whenever its matcher matches; `hookrt listen`'s default,
+    /// as the JavaScript implementation it replaces). Environment: `HOOKRT_IF_RULES`.
+    pub if_rules: Option<crate::config::IfRules>,
 }
 
 /// Options resolved against the environment, split by who uses them: the loader, the
@@ -129,6 +139,8 @@ pub struct RunPolicy {
     pub context_cap: usize,
     /// Events on which a hook without an answer denies.
     pub fail_closed: Vec<crate::event::CanonicalEvent>,
+    pub allowed_http_hook_urls: Option<Vec<String>>,
+    pub http_hook_allowed_env_vars: Option<Vec<String>>,
 }
 
 /// Resources shared by every dispatch of one runtime (clones share them too).
@@ -138,6 +150,9 @@ pub struct Shared {
     pub process_slots: Arc<tokio::sync::Semaphore>,
     /// Built on first use: loading the TLS roots costs more than a whole no-match session.
     http: Arc<std::sync::OnceLock<reqwest::Client>>,
+    /// The host's MCP client for `mcp_tool` hooks (the JS API's `mcpCall`); none in `listen`
+    /// and the CLI.
+    pub mcp: Option<crate::handler::mcp::McpHost>,
 }
 
 impl Shared {
@@ -145,6 +160,7 @@ impl Shared {
         Shared {
             process_slots: Arc::new(tokio::sync::Semaphore::new(max_processes)),
             http: Arc::new(std::sync::OnceLock::new()),
+            mcp: None,
         }
     }
 
@@ -233,6 +249,10 @@ impl RuntimeOptions {
                 require_approval: self.require_hook_approval,
                 accept_hooks: env("HERMES_ACCEPT_HOOKS").as_deref() == Some("1"),
                 plugins: self.plugins.clone(),
+                if_rules: self
+                    .if_rules
+                    .or_else(|| env("HOOKRT_IF_RULES").as_deref().and_then(crate::config::IfRules::parse))
+                    .unwrap_or_default(),
                 managed_settings: Some(
                     self.managed_settings_path
                         .clone()
@@ -258,6 +278,8 @@ impl RuntimeOptions {
                 stop_block_limit: self.stop_block_limit.unwrap_or(DEFAULT_STOP_BLOCK_LIMIT),
                 context_cap: self.context_cap.unwrap_or(DEFAULT_CONTEXT_CAP),
                 fail_closed,
+                allowed_http_hook_urls: self.allowed_http_hook_urls.clone(),
+                http_hook_allowed_env_vars: self.http_hook_allowed_env_vars.clone(),
             },
             shared: Shared::new(max),
         })

@@ -70,7 +70,7 @@ fn parse_dispatch(mut obj: Map<String, Value>) -> Result<Request, String> {
     };
     let subject = opt_string(obj.remove("subject"), "subject")?;
     let cwd = opt_string(obj.remove("cwd"), "cwd")?;
-    Ok(Request::Dispatch(DispatchRequest { event, payload, subject, cwd }))
+    Ok(Request::Dispatch(DispatchRequest { event, payload, subject, cwd, progress: None }))
 }
 
 #[derive(Serialize)]

@@ -2,20 +2,21 @@
 //! concurrently, decode each, fold in configuration order (SPEC §2, §9, §10).
 
 use crate::config::load::load;
-use crate::config::{Diagnostic, Hook, Loaded, OnError};
-use crate::decode::{self, RunOutcome};
+use crate::config::{Diagnostic, HandlerSpec, Hook, Loaded};
+use crate::decode::RunOutcome;
 use crate::env_file::EnvFile;
 use crate::event::{resolve_dispatch_name, CanonicalEvent, DispatchEvent};
+use crate::execute::execute;
 use crate::fold::{fold, Outcome};
-use crate::handler::{self, Failure, RunCtx};
+use crate::handler::{self, RunParts};
 use crate::options::{Concurrency, Resolved, RunPolicy, RuntimeOptions};
 use crate::payload::{self, PayloadCtx};
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 /// Why a dispatch has no result.
@@ -41,23 +42,11 @@ pub struct DispatchRequest {
     pub subject: Option<String>,
     /// Working directory of this dispatch (hook cwd, `cwd` field).
     pub cwd: Option<String>,
+    /// Told when each hook starts and ends (the JS API's `onProgress`).
+    pub progress: Option<crate::execute::ProgressSink>,
 }
 
-/// One hook's run, as reported in `runs`.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Run {
-    #[serde(serialize_with = "ser_hook")]
-    pub hook: Arc<Hook>,
-    pub outcome: RunOutcome,
-    pub duration_ms: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
-
-fn ser_hook<S: Serializer>(h: &Arc<Hook>, s: S) -> Result<S::Ok, S::Error> {
-    h.wire().serialize(s)
-}
+pub use crate::execute::Run;
 
 /// The result of a dispatch: `{canonical, outcome, runs}`.
 #[derive(Debug, Clone, Serialize)]
@@ -81,7 +70,13 @@ pub struct Runtime {
     close_token: CancellationToken,
     stop_guard: crate::stop_guard::StopGuard,
     outbound: crate::handler::outbound::Outbound,
+    background: Arc<crate::background::Background>,
+    /// `once` hooks already run, by (hook id, session id).
+    once_seen: std::sync::Mutex<std::collections::HashSet<(String, String)>>,
 }
+
+/// `once` entries remembered at most.
+const MAX_ONCE: usize = 100_000;
 
 /// What every hook of one dispatch shares: the event, the host payload, where hooks run and
 /// the `CLAUDE_ENV_FILE` of events that export variables. Built once per dispatch (and by
@@ -118,27 +113,40 @@ impl DispatchCtx {
         payload::hook_input(&pctx, hook.dialect, &hook.event)
     }
 
-    /// Everything one run of `hook` needs.
-    fn run_ctx<'a>(&self, opts: &'a Resolved, hook: &Hook, cancel: &'a CancellationToken) -> RunCtx<'a> {
-        let policy = &opts.policy;
+    /// Everything one run of `hook` needs, owned.
+    fn parts(&self, policy: &RunPolicy, hook: &Hook) -> RunParts {
         let input = self.input_for(policy, hook);
         let secs = hook.timeout.or(policy.timeout_sec).unwrap_or_else(|| hook.handler.kind().default_timeout_secs());
         let mut env = hook.env.clone();
         if let Some(f) = &self.env_file {
             env.push(("CLAUDE_ENV_FILE".into(), f.path.display().to_string()));
         }
-        RunCtx {
-            policy,
-            shared: &opts.shared,
+        RunParts {
             input_json: serde_json::to_string(&input).unwrap_or_else(|_| "{}".into()),
             stdin: payload::to_stdin(&input, hook.dialect),
             cwd: self.cwd.clone(),
             project_dir: self.project_dir.clone(),
             timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),
             timeout_label: handler::secs_label(secs),
-            cancel,
             env,
         }
+    }
+
+    /// The hook's `if` rule against this dispatch: only tool events can match, a rule that did
+    /// not parse lets the hook run.
+    fn if_admits(&self, hook: &Hook, home: &std::path::Path) -> bool {
+        use CanonicalEvent as E;
+        if hook.claude.if_text.is_none() {
+            return true;
+        }
+        if !matches!(self.canonical, E::ToolBefore | E::ToolAfter | E::PermissionRequest | E::PermissionDenied) {
+            return false;
+        }
+        let Some(rule) = &hook.claude.if_rule else { return true };
+        let tool_name = self.canonical.subject_of(&self.payload).unwrap_or("");
+        let tool_input = self.payload.get("tool_input").and_then(Value::as_object);
+        let project_dir = std::path::Path::new(&self.project_dir);
+        rule.matches(&crate::permission_rule::Call { tool_name, tool_input, project_dir, home })
     }
 }
 
@@ -150,7 +158,17 @@ impl Runtime {
 
     /// Like [`Runtime::new`] with an explicit environment lookup.
     pub fn with_env(options: &RuntimeOptions, env: &dyn Fn(&str) -> Option<String>) -> Result<Self, String> {
-        let opts = options.resolve(env)?;
+        Self::with_host(options, env, None)
+    }
+
+    /// Like [`Runtime::with_env`], with the host's MCP client for `mcp_tool` hooks.
+    pub fn with_host(
+        options: &RuntimeOptions,
+        env: &dyn Fn(&str) -> Option<String>,
+        mcp: Option<crate::handler::mcp::McpHost>,
+    ) -> Result<Self, String> {
+        let mut opts = options.resolve(env)?;
+        opts.shared.mcp = mcp;
         let loaded = Self::load(&opts);
         let stop_guard = crate::stop_guard::StopGuard::new(opts.policy.stop_block_limit);
         Ok(Runtime {
@@ -160,12 +178,34 @@ impl Runtime {
             close_token: CancellationToken::new(),
             stop_guard,
             outbound: Default::default(),
+            background: Default::default(),
+            once_seen: Default::default(),
         })
     }
 
     fn load(opts: &Resolved) -> Loaded {
         let mut l = load(&opts.load);
         l.table.case_insensitive_literals = opts.policy.case_insensitive_tools;
+        for h in l.table.hooks() {
+            let problem = match &h.handler {
+                HandlerSpec::McpTool { .. } if opts.shared.mcp.is_none() => Some(handler::mcp::NO_HOST.to_owned()),
+                HandlerSpec::Http { url, .. } => opts
+                    .policy
+                    .allowed_http_hook_urls
+                    .as_deref()
+                    .filter(|p| !handler::webhook::url_allowed(url, p))
+                    .map(|_| format!("http hook URL {url} matches no allowedHttpHookUrls pattern; it is not run")),
+                _ => None,
+            };
+            if let Some(message) = problem {
+                l.diagnostics.push(Diagnostic {
+                    severity: crate::config::Severity::Warning,
+                    file: Some(h.file.display().to_string()),
+                    event: Some(h.event.clone()),
+                    message: format!("{}: {message}", h.id),
+                });
+            }
+        }
         for d in &l.diagnostics {
             tracing::debug!(file = d.file.as_deref().unwrap_or(""), "{}", d.message);
         }
@@ -213,7 +253,7 @@ impl Runtime {
     /// Whether any hook would run; lets hosts answer a no-match dispatch synchronously.
     pub fn any_match(&self, event: &str, subject: Option<&str>) -> Result<bool, DispatchError> {
         let ev = Self::resolve_event(event)?;
-        Ok(self.loaded().table.any_match(ev, subject))
+        Ok(self.could_run(ev, subject))
     }
 
     /// Runs every matching hook and folds their answers: plan, run, fold, settle.
@@ -229,24 +269,70 @@ impl Runtime {
         if cancel.is_cancelled() {
             return Err(DispatchError::Aborted);
         }
-        let DispatchRequest { mut payload, subject, cwd, .. } = req;
+        let DispatchRequest { mut payload, subject, cwd, progress, .. } = req;
         let ticket = self.stop_guard.prepare(ev.canonical, &mut payload);
         let loaded = self.loaded();
         let host_cwd = cwd.clone().unwrap_or_else(|| self.opts.policy.cwd.display().to_string());
         self.outbound.notify(&loaded.table, ev.canonical, &payload, &host_cwd, self.opts.shared.http());
+        let session = payload.get("session_id").and_then(Value::as_str).unwrap_or("").to_owned();
+        let delivered = self.background.take(&session);
         let plan = loaded.table.plan(ev, subject.as_deref().or_else(|| ev.canonical.subject_of(&payload)));
-        if plan.is_empty() {
+        if plan.is_empty() && delivered.is_empty() {
             self.stop_guard.settle(&ticket, None);
             return Ok(DispatchResult::empty(ev.canonical));
         }
         let ctx = DispatchCtx::new(&self.opts.policy, ev.canonical, payload, cwd);
-        let runs = self.run_plan(&plan, &ctx, cancel).await?;
+        let plan = self.admit(plan, &ctx, &session);
+        let mut runs = self.run_plan(&plan, &ctx, cancel, progress.as_ref(), &session).await?;
+        let rewake = delivered.iter().find_map(|d| d.rewake.clone());
+        runs.extend(delivered.into_iter().map(|d| d.run));
         let mut outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical);
+        outcome.rewake = rewake;
         if let Some(f) = &ctx.env_file {
             outcome.env = f.take_exports();
         }
         self.stop_guard.settle(&ticket, Some(&mut outcome));
         Ok(DispatchResult { canonical: ev.canonical, outcome, runs })
+    }
+
+    /// The planned hooks that really run: their `if` rule admits the call and a `once` hook
+    /// has not run for this session yet.
+    fn admit(&self, plan: Vec<Arc<Hook>>, ctx: &DispatchCtx, session: &str) -> Vec<Arc<Hook>> {
+        let home = &self.opts.load.home;
+        plan.into_iter()
+            .filter(|h| ctx.if_admits(h, home))
+            .filter(|h| {
+                if !h.claude.once {
+                    return true;
+                }
+                let mut seen = match self.once_seen.lock() {
+                    Ok(g) => g,
+                    Err(p) => p.into_inner(),
+                };
+                if seen.len() >= MAX_ONCE {
+                    seen.clear();
+                }
+                seen.insert((h.id.clone(), session.to_owned()))
+            })
+            .collect()
+    }
+
+    /// Starts an async hook in the background; its result waits for the session's next
+    /// dispatch. `close()` kills it like any other hook.
+    fn start_async(&self, hook: Arc<Hook>, ctx: &DispatchCtx, session: &str) -> Run {
+        let parts = ctx.parts(&self.opts.policy, &hook);
+        let opts = self.opts.clone();
+        let cancel = self.close_token.child_token();
+        let background = self.background.clone();
+        let (event, session, h) = (ctx.canonical, session.to_owned(), hook.clone());
+        tokio::spawn(async move {
+            let rctx = parts.ctx(&opts.policy, &opts.shared, &cancel);
+            if let Some(run) = execute(&opts.policy, h, rctx, event, None).await {
+                background.finished(session, run);
+            }
+        });
+        let outcome = RunOutcome { pending: true, ..Default::default() };
+        Run { hook, outcome, duration_ms: 0, error: None, is_async: true }
     }
 
     /// Runs the planned hooks (concurrently or in order), until done, the host's abort or
@@ -256,11 +342,20 @@ impl Runtime {
         plan: &[Arc<Hook>],
         ctx: &DispatchCtx,
         cancel: &CancellationToken,
+        progress: Option<&crate::execute::ProgressSink>,
+        session: &str,
     ) -> Result<Vec<Run>, DispatchError> {
         let merged = self.close_token.child_token();
+        let policy = &self.opts.policy;
         let one = |hook: Arc<Hook>| {
-            let rctx = ctx.run_ctx(&self.opts, &hook, &merged);
-            self.run_one(hook, rctx, ctx.canonical)
+            let started = hook.claude.is_async.then(|| self.start_async(hook.clone(), ctx, session));
+            let rctx = ctx.parts(policy, &hook).ctx(policy, &self.opts.shared, &merged);
+            async move {
+                match started {
+                    Some(run) => Some(run),
+                    None => execute(policy, hook, rctx, ctx.canonical, progress).await,
+                }
+            }
         };
         let runs_fut = async {
             match self.opts.policy.concurrency {
@@ -296,61 +391,25 @@ impl Runtime {
     pub async fn trial(&self, hook: Arc<Hook>, payload: Map<String, Value>, cap: Duration) -> Option<Run> {
         let ctx = DispatchCtx::new(&self.opts.policy, hook.canonical, payload, None);
         let never = CancellationToken::new();
-        let mut rctx = ctx.run_ctx(&self.opts, &hook, &never);
-        if rctx.timeout > cap {
-            rctx.timeout = cap;
-            rctx.timeout_label = handler::secs_label(cap.as_secs_f64());
+        let mut parts = ctx.parts(&self.opts.policy, &hook);
+        if parts.timeout > cap {
+            parts.timeout = cap;
+            parts.timeout_label = handler::secs_label(cap.as_secs_f64());
         }
-        self.run_one(hook, rctx, ctx.canonical).await
+        let rctx = parts.ctx(&self.opts.policy, &self.opts.shared, &never);
+        execute(&self.opts.policy, hook, rctx, ctx.canonical, None).await
     }
 
-    /// Runs and decodes one hook; `None` when the dispatch was aborted.
-    async fn run_one(&self, hook: Arc<Hook>, ctx: RunCtx<'_>, event: CanonicalEvent) -> Option<Run> {
-        let policy = &self.opts.policy;
-        let started = Instant::now();
-        let result = handler::run(&hook, &ctx).await;
-        let duration_ms = started.elapsed().as_millis() as u64;
-        let (mut outcome, error) = match result {
-            Ok(raw) => {
-                let mut o = decode::decode(raw, event, hook.dialect);
-                if hook.deny_on_failure {
-                    decode::deny_on_failure(&mut o);
-                }
-                if let Some(Some(code)) = o.exit_code.filter(|c| *c != Some(0) && *c != Some(2)) {
-                    tracing::warn!(hook = %hook.id, "hook exited with code {code}: {}", crate::handler::first_chars(&o.stderr, policy.stderr_cap));
-                } else if o.exit_code == Some(None) {
-                    tracing::warn!(hook = %hook.id, "hook was killed by a signal");
-                }
-                (o, None)
-            }
-            Err(Failure::Aborted) => return None,
-            Err(Failure::Infra(e)) => {
-                let policy =
-                    if hook.deny_on_failure { OnError::Block } else { hook.on_error.unwrap_or(policy.on_error) };
-                if policy != OnError::Ignore {
-                    tracing::warn!(hook = %hook.id, "hook failed: {e}");
-                }
-                (decode::infra_failure(&e, policy), Some(e))
-            }
-        };
-        if hook.fail_closed || policy.fail_closed.contains(&event) {
-            fail_closed(&mut outcome, error.as_deref());
-        }
-        outcome.cap_texts(policy.context_cap);
-        Some(Run { hook, outcome, duration_ms, error })
+    /// Finished async hooks are handed to `listener` as they end.
+    pub fn on_async(&self, listener: Option<crate::background::Listener>) {
+        self.background.set_listener(listener);
     }
-}
 
-/// `failClosed`: a run that gave no answer (could not start, timed out, HTTP failure, killed by
-/// a signal) denies instead of letting the action through.
-fn fail_closed(outcome: &mut RunOutcome, error: Option<&str>) {
-    let why = match (error, outcome.exit_code) {
-        (Some(e), _) => e.to_owned(),
-        (None, Some(None)) => "hook was killed by a signal".to_owned(),
-        _ => return,
-    };
-    outcome.decision = Some(decode::Decision::Deny);
-    outcome.reason = Some(format!("hook failed closed: {why}"));
+    /// Whether a dispatch could run anything or deliver waiting async results; the no-match
+    /// shortcuts of the JS wrapper and `listen` answer at once only when it cannot.
+    pub fn could_run(&self, ev: DispatchEvent, subject: Option<&str>) -> bool {
+        self.background.has_pending() || self.loaded().table.any_match(ev, subject)
+    }
 }
 
 impl Runtime {

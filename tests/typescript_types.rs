@@ -60,6 +60,7 @@ fn outcome_fields_match_the_typescript_outcome() {
     o.raw_reason = Some("r".into());
     o.fields = full_fields();
     o.env = Some([("K".to_string(), "V".to_string())].into());
+    o.rewake = Some(hookrt::background::Rewake { reason: "r".into() });
     assert_eq!(keys(serde_json::to_value(&o).unwrap()), ts_props(&dts(), "Outcome"));
 }
 

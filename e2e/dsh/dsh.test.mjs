@@ -109,10 +109,11 @@ test('a claude PreToolUse hook (matcher Bash) denies dsh\'s bash and the model s
 
 test('an exit-2 hook blocks the tool with its stderr', async (t) => {
   const r = await runDsh(t, {
-    files: { '.claude/settings.json': { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ command: "echo 'exit two says no' >&2; exit 2" }] }] } } },
+    files: { '.claude/settings.json': { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ command: "echo 'exit two says no' >&2; exit 2", statusMessage: 'Checking the shell command' }] }] } } },
   })
   assert.equal(r.code, 0, explain(r))
   assert.ok(toolResults(r).some((x) => x.includes('exit two says no')), explain(r))
+  assert.equal(hookEvents(r, 'hook/invoked', 'PreToolUse')[0].data.statusMessage, 'Checking the shell command')
   const res = hookEvents(r, 'hook/result', 'PreToolUse')[0].data
   assert.equal(res.exitCode, 2)
   assert.equal(res.stderrSummary, 'exit two says no')

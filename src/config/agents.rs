@@ -100,6 +100,7 @@ pub fn parse(ctx: &FileCtx, root: &Map<String, Value>, hooks: &mut Vec<Hook>, di
                 file: ctx.path.to_path_buf(),
                 enabled: true,
                 fail_closed: false,
+                claude: Default::default(),
                 env: Vec::new(),
                 origin: Default::default(),
             });

@@ -54,6 +54,8 @@ pub struct FileCtx<'a> {
     pub origin: super::Origin,
     /// Variables exported to every hook of the file (a plugin's root and data directory).
     pub env: &'a [(String, String)],
+    /// Whether `if` rules are evaluated or reported and ignored.
+    pub if_rules: super::IfRules,
 }
 
 impl FileCtx<'_> {
@@ -143,12 +145,7 @@ pub fn parse_event_map(
                 let obj = entry.as_object();
                 let timeout = parse_timeout(obj, &mut entry_diag);
                 let on_error = parse_on_error(obj, &mut entry_diag);
-                if obj.is_some_and(|o| o.contains_key("if")) {
-                    entry_diag(
-                        Severity::Warning,
-                        "\"if\" filters are not evaluated; this hook runs whenever the matcher matches",
-                    );
-                }
+                let claude = parse_claude_fields(ctx.if_rules, &handler, obj, &mut entry_diag);
                 hooks.push(Hook {
                     id: format!("{}:{}:{}:{}:{}", ctx.dialect.as_str(), ctx.base(), event, gi, hi),
                     dialect: ctx.dialect,
@@ -164,6 +161,7 @@ pub fn parse_event_map(
                     file: ctx.path.to_path_buf(),
                     enabled: parse_enabled(ctx.dialect, obj, &mut entry_diag),
                     fail_closed: obj.and_then(|o| o.get("failClosed")) == Some(&Value::Bool(true)),
+                    claude,
                     env: ctx.env.to_vec(),
                     origin: ctx.origin,
                 });
@@ -171,6 +169,55 @@ pub fn parse_event_map(
         }
     }
     groups
+}
+
+/// Reads `if`, `async`, `asyncRewake`, `once` and `statusMessage`.
+fn parse_claude_fields(
+    if_rules: super::IfRules,
+    handler: &HandlerSpec,
+    obj: Option<&Map<String, Value>>,
+    diag: &mut impl FnMut(Severity, &str),
+) -> super::ClaudeFields {
+    let mut f = super::ClaudeFields::default();
+    let Some(o) = obj else { return f };
+    let flag = |k: &str, diag: &mut dyn FnMut(Severity, &str)| match o.get(k) {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => {
+            diag(Severity::Warning, &format!("{k} must be true or false; ignored"));
+            false
+        }
+    };
+    match o.get("if") {
+        None | Some(Value::Null) => {}
+        Some(_) if if_rules == super::IfRules::Ignore => {
+            diag(Severity::Warning, "\"if\" filters are not evaluated; this hook runs whenever the matcher matches")
+        }
+        Some(Value::String(rule)) => {
+            f.if_text = Some(rule.clone());
+            match crate::permission_rule::Rule::parse(rule) {
+                Ok(r) => f.if_rule = Some(r),
+                Err(e) => diag(Severity::Error, &format!("{e}; the hook runs on every matching tool call")),
+            }
+        }
+        Some(_) => {
+            diag(Severity::Error, "if must be a permission rule string; the hook runs on every matching tool call")
+        }
+    }
+    f.async_rewake = flag("asyncRewake", diag);
+    f.is_async = flag("async", diag) || f.async_rewake;
+    if f.is_async && !matches!(handler, HandlerSpec::Shell { .. }) {
+        diag(Severity::Warning, "async applies to command hooks only; this hook runs synchronously");
+        f.is_async = false;
+        f.async_rewake = false;
+    }
+    f.once = flag("once", diag);
+    match o.get("statusMessage") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(m)) => f.status_message = Some(m.clone()),
+        Some(_) => diag(Severity::Warning, "statusMessage must be a string; ignored"),
+    }
+    f
 }
 
 /// `enabled: false` keeps a hook loaded and listed but never run (claude, codex and native
@@ -300,7 +347,40 @@ pub fn parse_entry(
                     Vec::new()
                 }),
             };
+            if matches!(dialect, Dialect::Claude | Dialect::Codex) && ty == "http" {
+                let url = url.trim();
+                if !(url.starts_with("http://") || url.starts_with("https://")) {
+                    diag(Severity::Error, &format!("url must be http:// or https://: {}", quote(url)));
+                    return None;
+                }
+                let allowed_env_vars = match o.get("allowedEnvVars") {
+                    None | Some(Value::Null) => Vec::new(),
+                    Some(Value::Array(a)) if a.iter().all(Value::is_string) => {
+                        a.iter().filter_map(Value::as_str).map(str::to_owned).collect()
+                    }
+                    Some(_) => {
+                        diag(Severity::Error, "allowedEnvVars must be an array of variable names");
+                        Vec::new()
+                    }
+                };
+                return Some(HandlerSpec::Http { url: url.to_owned(), headers, allowed_env_vars });
+            }
             Some(HandlerSpec::Webhook { url: url.trim().to_owned(), headers })
+        }
+        HandlerKind::McpTool => {
+            let (Some(server), Some(tool)) = (non_blank(o.get("server")), non_blank(o.get("tool"))) else {
+                diag(Severity::Error, "mcp_tool hooks need server and tool");
+                return None;
+            };
+            let input = match o.get("input") {
+                None | Some(Value::Null) => Value::Object(Map::new()),
+                Some(v @ Value::Object(_)) => v.clone(),
+                Some(_) => {
+                    diag(Severity::Error, "input must be an object");
+                    return None;
+                }
+            };
+            Some(HandlerSpec::McpTool { server: server.to_owned(), tool: tool.to_owned(), input })
         }
         HandlerKind::Oracle => {
             let Some(prompt) = non_blank(o.get("prompt")) else {
@@ -308,7 +388,13 @@ pub fn parse_entry(
                 return None;
             };
             let model = o.get("model").and_then(Value::as_str).map(str::to_owned);
-            Some(HandlerSpec::Oracle { prompt: prompt.to_owned(), model })
+            // Claude: "If $ARGUMENTS is not present, input JSON is appended to the prompt".
+            let prompt = if matches!(dialect, Dialect::Claude | Dialect::Codex) && !prompt.contains("$ARGUMENTS") {
+                format!("{prompt}\n\n$ARGUMENTS")
+            } else {
+                prompt.to_owned()
+            };
+            Some(HandlerSpec::Oracle { prompt, model })
         }
         HandlerKind::Proxy => {
             let Some(prompt) = non_blank(o.get("prompt")) else {

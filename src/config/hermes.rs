@@ -227,6 +227,7 @@ pub fn parse(
                 file: ctx.path.to_path_buf(),
                 enabled: true,
                 fail_closed: false,
+                claude: Default::default(),
                 env: Vec::new(),
                 origin: Default::default(),
             });

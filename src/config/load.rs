@@ -33,6 +33,8 @@ pub struct LoadOptions {
     pub plugins: Vec<PluginDir>,
     /// Claude Code managed settings; `None`: not read.
     pub managed_settings: Option<PathBuf>,
+    /// Whether `if` rules are evaluated or reported and ignored.
+    pub if_rules: super::IfRules,
 }
 
 /// What the files said about the whole configuration, beyond their hooks.
@@ -199,8 +201,15 @@ fn load_file(
     }
     let mut subst = opts.subst.clone();
     subst.vars.extend(cand.vars.iter().cloned());
-    let file_ctx =
-        |member| FileCtx { path: &cand.path, dialect, member, subst: &subst, origin: cand.origin, env: &cand.vars };
+    let file_ctx = |member| FileCtx {
+        path: &cand.path,
+        dialect,
+        member,
+        subst: &subst,
+        origin: cand.origin,
+        env: &cand.vars,
+        if_rules: opts.if_rules,
+    };
     match dialect {
         Dialect::Hermes => {
             return (dialect, hermes::parse(&file_ctx("hooks"), obj, &opts.home, consent, hooks, diags, extra));

@@ -76,6 +76,31 @@ pub struct Source {
     pub groups: usize,
 }
 
+/// What Claude's per-hook `if` permission rules do.
+///
+/// `hookrt listen` is a drop-in for the JavaScript implementation, which never evaluated
+/// them (and says so in a warning); everywhere else they are evaluated as Claude Code does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum IfRules {
+    /// The hook runs only for tool calls its rule matches.
+    #[default]
+    Evaluate,
+    /// The rule is reported and ignored: the hook runs whenever its matcher matches.
+    Ignore,
+}
+
+impl IfRules {
+    /// Reads a CLI or environment spelling.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "evaluate" => Some(Self::Evaluate),
+            "ignore" => Some(Self::Ignore),
+            _ => None,
+        }
+    }
+}
+
 /// What an infrastructure error does to the run (SPEC §10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -117,6 +142,19 @@ pub enum HandlerSpec {
         #[serde(skip_serializing_if = "Vec::is_empty")]
         headers: Vec<(String, String)>,
     },
+    /// Claude and Codex `http` hooks, with Claude's rules: headers expand only the variables
+    /// in `allowed_env_vars`, a 2xx body that is not a JSON object decides nothing.
+    Http {
+        url: String,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        headers: Vec<(String, String)>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        allowed_env_vars: Vec<String>,
+    },
+    /// Claude's `mcp_tool`: `server`, `tool` and `input` (string values may hold
+    /// `${tool_input.x}` placeholders), called through the host's `mcpCall`.
+    #[serde(rename = "mcp_tool")]
+    McpTool { server: String, tool: String, input: serde_json::Value },
     Oracle {
         prompt: String,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -135,7 +173,8 @@ impl HandlerSpec {
     pub fn kind(&self) -> HandlerKind {
         match self {
             HandlerSpec::Shell { .. } => HandlerKind::Shell,
-            HandlerSpec::Webhook { .. } => HandlerKind::Webhook,
+            HandlerSpec::Webhook { .. } | HandlerSpec::Http { .. } => HandlerKind::Webhook,
+            HandlerSpec::McpTool { .. } => HandlerKind::McpTool,
             HandlerSpec::Oracle { .. } => HandlerKind::Oracle,
             HandlerSpec::Proxy { .. } => HandlerKind::Proxy,
         }
@@ -167,11 +206,29 @@ pub struct Hook {
     pub enabled: bool,
     /// `failClosed: true`: a run without an answer (spawn failure, timeout, signal) denies.
     pub fail_closed: bool,
+    /// Claude's per-hook fields: `if`, `async`, `asyncRewake`, `once`, `statusMessage`.
+    pub claude: ClaudeFields,
     /// Variables exported to the hook (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`).
     pub env: Vec<(String, String)>,
     /// Where the hook came from beyond its file (a plugin, managed settings); hooks of
     /// different origins are never de-duplicated against each other, as in Claude.
     pub origin: Origin,
+}
+
+/// Claude Code's per-hook fields beyond the handler (all dialects that tolerate extra keys).
+#[derive(Debug, Clone, Default)]
+pub struct ClaudeFields {
+    /// `if`: one permission rule; the hook runs only for tool calls it matches, never on other
+    /// events. `None` with `if_text` set: the rule did not parse, the hook runs on every call.
+    pub if_rule: Option<crate::permission_rule::Rule>,
+    pub if_text: Option<String>,
+    /// `async: true` (command hooks): the dispatch does not wait.
+    pub is_async: bool,
+    /// `asyncRewake: true`: an async hook that exits 2 wakes the session.
+    pub async_rewake: bool,
+    /// `once: true`: at most once per `session_id` for the runtime's lifetime.
+    pub once: bool,
+    pub status_message: Option<String>,
 }
 
 /// Which kind of configuration a hook came from.
@@ -196,6 +253,8 @@ pub struct HookRef<'a> {
     pub kind: HandlerKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matcher: Option<&'a str>,
+    #[serde(rename = "statusMessage", skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<&'a str>,
 }
 
 impl Hook {
@@ -206,6 +265,7 @@ impl Hook {
             event: &self.event,
             kind: self.handler.kind(),
             matcher: self.matcher_text.as_deref(),
+            status_message: self.claude.status_message.as_deref(),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Handlers: how each kind of hook runs (SPEC §6). Every kind produces a [`Raw`] result
 //! decoded the same way, or a [`Failure`].
 
+pub mod mcp;
 pub mod oracle;
 pub mod outbound;
 pub mod process;
@@ -42,6 +43,37 @@ pub struct RunCtx<'a> {
     pub env: Vec<(String, String)>,
 }
 
+/// The owned part of a [`RunCtx`], prepared by the dispatcher; it can move into a background
+/// task (async hooks) and become a context there.
+#[derive(Debug, Clone)]
+pub struct RunParts {
+    pub input_json: String,
+    pub stdin: Vec<u8>,
+    pub cwd: PathBuf,
+    pub project_dir: String,
+    pub timeout: Duration,
+    pub timeout_label: String,
+    pub env: Vec<(String, String)>,
+}
+
+impl RunParts {
+    /// The context of one run under a runtime's policy, shared resources and a cancel token.
+    pub fn ctx<'a>(self, policy: &'a RunPolicy, shared: &'a Shared, cancel: &'a CancellationToken) -> RunCtx<'a> {
+        RunCtx {
+            policy,
+            shared,
+            input_json: self.input_json,
+            stdin: self.stdin,
+            cwd: self.cwd,
+            project_dir: self.project_dir,
+            timeout: self.timeout,
+            timeout_label: self.timeout_label,
+            cancel,
+            env: self.env,
+        }
+    }
+}
+
 /// Writes a timeout in seconds as the shortest decimal (`0.4`, `1`, `2.5`).
 pub fn secs_label(t: f64) -> String {
     format!("{t}")
@@ -51,7 +83,11 @@ pub fn secs_label(t: f64) -> String {
 pub async fn run(hook: &Hook, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
     match &hook.handler {
         HandlerSpec::Shell { command, args, env } => shell::run(command, args.as_deref(), env, ctx).await,
-        HandlerSpec::Webhook { url, headers } => webhook::run(url, headers, ctx).await,
+        HandlerSpec::Webhook { url, headers } => webhook::run(url, headers, None, ctx).await,
+        HandlerSpec::Http { url, headers, allowed_env_vars } => {
+            webhook::run(url, headers, Some(allowed_env_vars), ctx).await
+        }
+        HandlerSpec::McpTool { server, tool, input } => mcp::run(server, tool, input, ctx).await,
         HandlerSpec::Oracle { prompt, model } => oracle::run(prompt, model.as_deref(), ctx).await,
         HandlerSpec::Proxy { prompt, command, env } => proxy::run(prompt, command.as_deref(), env, ctx).await,
     }

@@ -41,10 +41,33 @@ pub fn expand_env(s: &str, lookup: &dyn Fn(&str) -> Option<String>) -> String {
     out
 }
 
-pub async fn run(url: &str, headers: &[(String, String)], ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
+/// Whether a URL matches one of Claude's `allowedHttpHookUrls` patterns (`*` is any text).
+pub fn url_allowed(url: &str, patterns: &[String]) -> bool {
+    patterns.iter().any(|p| {
+        let re = format!("^(?s:{})$", p.split('*').map(regex::escape).collect::<Vec<_>>().join(".*"));
+        regex::Regex::new(&re).is_ok_and(|r| r.is_match(url))
+    })
+}
+
+/// Runs a native `webhook` (headers expand every upper-case variable; any 2xx body is read
+/// like stdout) or, with `claude` set to the hook's `allowedEnvVars`, a Claude/Codex `http`
+/// hook: headers expand only those variables (others become empty), bounded by the runtime's
+/// `httpHookAllowedEnvVars`, the URL must match `allowedHttpHookUrls` when that is set, and a
+/// 2xx body that is not a JSON object decides nothing.
+pub async fn run(
+    url: &str,
+    headers: &[(String, String)],
+    claude: Option<&[String]>,
+    ctx: &RunCtx<'_>,
+) -> Result<Raw, Failure> {
     if let Some(allow) = &ctx.policy.webhook_allowlist {
         if !allow.iter().any(|p| url.starts_with(p.as_str())) {
             return Err(Failure::Infra(format!("webhook {url} is not in the webhook allowlist")));
+        }
+    }
+    if let (Some(_), Some(patterns)) = (claude, &ctx.policy.allowed_http_hook_urls) {
+        if !url_allowed(url, patterns) {
+            return Err(Failure::Infra(format!("http hook {url} is not in allowedHttpHookUrls")));
         }
     }
     let mut req = ctx.shared.http().post(url).body(ctx.input_json.clone());
@@ -52,8 +75,16 @@ pub async fn run(url: &str, headers: &[(String, String)], ctx: &RunCtx<'_>) -> R
     if !user_ct {
         req = req.header("content-type", "application/json");
     }
+    let bound = ctx.policy.http_hook_allowed_env_vars.as_deref();
+    let lookup = |n: &str| match claude {
+        None => std::env::var(n).ok(),
+        Some(allowed) => {
+            let ok = allowed.iter().any(|a| a == n) && bound.is_none_or(|b| b.iter().any(|a| a == n));
+            Some(if ok { std::env::var(n).unwrap_or_default() } else { String::new() })
+        }
+    };
     for (k, v) in headers {
-        req = req.header(k.as_str(), expand_env(v, &|n| std::env::var(n).ok()));
+        req = req.header(k.as_str(), expand_env(v, &lookup));
     }
     let cap = ctx.policy.output_cap;
     let label = ctx.timeout_label.clone();
@@ -65,7 +96,10 @@ pub async fn run(url: &str, headers: &[(String, String)], ctx: &RunCtx<'_>) -> R
         if !status.is_success() {
             return Err(format!("webhook {url} answered HTTP {}: {}", status.as_u16(), first_chars(&body, 200)));
         }
-        Ok(Raw { exit_code: Some(0), stdout: body, stderr: String::new(), truncated })
+        let is_object = body.trim_start().starts_with('{')
+            && matches!(serde_json::from_str::<serde_json::Value>(&body), Ok(serde_json::Value::Object(_)));
+        let stdout = if claude.is_some() && !is_object { String::new() } else { body };
+        Ok(Raw { exit_code: Some(0), stdout, stderr: String::new(), truncated })
     };
     bounded(work, ctx, || format!("webhook {url} timed out after {label}s")).await?.map_err(Failure::Infra)
 }
@@ -81,5 +115,14 @@ mod tests {
             expand_env("Bearer $TOKEN / ${TOKEN} / $lower / $MISSING", &look),
             "Bearer t0k / t0k / $lower / $MISSING"
         );
+    }
+
+    #[test]
+    fn url_patterns() {
+        let p = vec!["https://hooks.example.com/*".to_string(), "http://127.0.0.1:*/ok".to_string()];
+        assert!(url_allowed("https://hooks.example.com/a/b", &p));
+        assert!(url_allowed("http://127.0.0.1:8080/ok", &p));
+        assert!(!url_allowed("http://127.0.0.1:8080/ok/no", &p));
+        assert!(!url_allowed("https://evil.com/?https://hooks.example.com/", &p));
     }
 }

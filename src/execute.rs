@@ -1,0 +1,131 @@
+//! Running one hook and reading its answer: the handler, the decoder, and the policies that
+//! apply to every run (`onError`, `denyOnFailure`, `failClosed`, the context cap), with a
+//! progress report at the start and end for hosts that show it.
+
+use crate::config::{Hook, OnError};
+use crate::decode::{self, RunOutcome};
+use crate::event::CanonicalEvent;
+use crate::handler::{self, Failure, RunCtx};
+use crate::options::RunPolicy;
+use serde::{Serialize, Serializer};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// One hook's run, as reported in `runs`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Run {
+    #[serde(serialize_with = "ser_hook")]
+    pub hook: Arc<Hook>,
+    /// Absent while an async hook is still running (it is reported again, with its outcome,
+    /// on the next dispatch of the session).
+    #[serde(skip_serializing_if = "RunOutcome::is_pending")]
+    pub outcome: RunOutcome,
+    pub duration_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// An `async` hook: started in the background, or (with an outcome) finished since.
+    #[serde(rename = "async", skip_serializing_if = "std::ops::Not::not")]
+    pub is_async: bool,
+}
+
+fn ser_hook<S: Serializer>(h: &Arc<Hook>, s: S) -> Result<S::Ok, S::Error> {
+    h.wire().serialize(s)
+}
+
+/// A hook starting or ending, for `onProgress`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    /// `start` or `end`.
+    pub phase: &'static str,
+    pub hook_id: String,
+    pub dialect: crate::dialect::Dialect,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matcher: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
+    /// Milliseconds since the hook started (0 at the start).
+    pub elapsed_ms: u64,
+}
+
+/// Where progress reports go (the JS API's `onProgress`).
+#[derive(Clone)]
+pub struct ProgressSink(pub Arc<dyn Fn(Progress) + Send + Sync>);
+
+impl std::fmt::Debug for ProgressSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressSink")
+    }
+}
+
+impl ProgressSink {
+    fn report(&self, phase: &'static str, hook: &Hook, elapsed_ms: u64) {
+        (self.0)(Progress {
+            phase,
+            hook_id: hook.id.clone(),
+            dialect: hook.dialect,
+            matcher: hook.matcher_text.clone(),
+            status_message: hook.claude.status_message.clone(),
+            elapsed_ms,
+        });
+    }
+}
+
+/// Runs and decodes one hook; `None` when the dispatch was aborted.
+pub async fn execute(
+    policy: &RunPolicy,
+    hook: Arc<Hook>,
+    ctx: RunCtx<'_>,
+    event: CanonicalEvent,
+    progress: Option<&ProgressSink>,
+) -> Option<Run> {
+    let started = Instant::now();
+    if let Some(p) = progress {
+        p.report("start", &hook, 0);
+    }
+    let result = handler::run(&hook, &ctx).await;
+    let duration_ms = started.elapsed().as_millis() as u64;
+    if let Some(p) = progress {
+        p.report("end", &hook, duration_ms);
+    }
+    let (mut outcome, error) = match result {
+        Ok(raw) => {
+            let mut o = decode::decode(raw, event, hook.dialect);
+            if hook.deny_on_failure {
+                decode::deny_on_failure(&mut o);
+            }
+            if let Some(Some(code)) = o.exit_code.filter(|c| *c != Some(0) && *c != Some(2)) {
+                tracing::warn!(hook = %hook.id, "hook exited with code {code}: {}", handler::first_chars(&o.stderr, policy.stderr_cap));
+            } else if o.exit_code == Some(None) {
+                tracing::warn!(hook = %hook.id, "hook was killed by a signal");
+            }
+            (o, None)
+        }
+        Err(Failure::Aborted) => return None,
+        Err(Failure::Infra(e)) => {
+            let on_error = if hook.deny_on_failure { OnError::Block } else { hook.on_error.unwrap_or(policy.on_error) };
+            if on_error != OnError::Ignore {
+                tracing::warn!(hook = %hook.id, "hook failed: {e}");
+            }
+            (decode::infra_failure(&e, on_error), Some(e))
+        }
+    };
+    if hook.fail_closed || policy.fail_closed.contains(&event) {
+        fail_closed(&mut outcome, error.as_deref());
+    }
+    outcome.cap_texts(policy.context_cap);
+    Some(Run { hook, outcome, duration_ms, error, is_async: false })
+}
+
+/// `failClosed`: a run that gave no answer (could not start, timed out, HTTP failure, killed by
+/// a signal) denies instead of letting the action through.
+fn fail_closed(outcome: &mut RunOutcome, error: Option<&str>) {
+    let why = match (error, outcome.exit_code) {
+        (Some(e), _) => e.to_owned(),
+        (None, Some(None)) => "hook was killed by a signal".to_owned(),
+        _ => return,
+    };
+    outcome.decision = Some(decode::Decision::Deny);
+    outcome.reason = Some(format!("hook failed closed: {why}"));
+}
