@@ -40,12 +40,20 @@ export declare class NativeRuntime {
   dispatchJson(event: string, payloadJson: string, subject?: string | null, cwd?: string | null, token?: CancelToken | null, progress?: ((progressJson: string) => void) | null): Promise<string>
   /** Re-reads configuration; resolves to the diagnostics JSON. */
   reload(): Promise<string>
-  /** Aborts running hooks; later dispatches reject. */
+  /** Starts the `warm: true` workers of the current configuration. */
+  warm(): Promise<void>
+  /** Aborts running hooks and stops workers; later dispatches reject. */
   close(): void
 }
 
 /** `{canonical, subjectKeys}` for a dispatch name, or null when no dialect spells it so. */
 export declare function eventInfo(event: string): string | null
+
+/**
+ * SIGKILLs every worker process group of this process at once (Node's `exit`, when no
+ * async code runs any more).
+ */
+export declare function killWorkers(): void
 
 /**
  * Runs the `hookrt` command line (arguments without the program name); resolves to the

@@ -838,5 +838,6 @@ module.exports = nativeBinding
 module.exports.CancelToken = nativeBinding.CancelToken
 module.exports.NativeRuntime = nativeBinding.NativeRuntime
 module.exports.eventInfo = nativeBinding.eventInfo
+module.exports.killWorkers = nativeBinding.killWorkers
 module.exports.runCli = nativeBinding.runCli
 module.exports.stopCli = nativeBinding.stopCli

@@ -64,7 +64,7 @@ export type EventName =
   | (string & {})
 
 /** How a hook runs: a command, a webhook, an LLM evaluation, or a subagent runner. */
-export type HandlerKind = 'shell' | 'webhook' | 'oracle' | 'proxy' | 'mcp_tool'
+export type HandlerKind = 'shell' | 'webhook' | 'oracle' | 'proxy' | 'mcp_tool' | 'worker'
 
 /**
  * A folded or per-run decision; precedence deny > defer > ask > allow > none. `defer` is

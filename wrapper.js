@@ -79,6 +79,7 @@ class HookRuntime {
     if (mcpCall !== undefined && typeof mcpCall !== 'function') throw new TypeError('mcpCall must be a function')
     const [call, abort] = mcpCall ? mcpAdapters(mcpCall) : [undefined, undefined]
     this.#native = new native.NativeRuntime(JSON.stringify(rest), call, abort)
+    this.#native.warm().catch(() => {})
   }
 
   /**
@@ -156,7 +157,9 @@ class HookRuntime {
 
   async reload() {
     if (this.#closed) throw new Error('runtime is closed')
-    return JSON.parse(await this.#native.reload())
+    const diagnostics = JSON.parse(await this.#native.reload())
+    await this.#native.warm()
+    return diagnostics
   }
 
   dump() {
@@ -168,6 +171,9 @@ class HookRuntime {
     this.#native.close()
   }
 }
+
+// Workers must not outlive the host: at exit no supervisor runs, so kill their groups here.
+process.once('exit', () => native.killWorkers())
 
 function createRuntime(options) {
   return new HookRuntime(options)

@@ -141,9 +141,81 @@ async function listenTrueHooks(rawMs) {
   rmSync(p.dir, { recursive: true, force: true })
 }
 
+// A worker answering every request with exit 0 and no output, like `true`.
+const TRUE_WORKER = `require(${JSON.stringify(join(root, 'worker'))}).serveWorker(() => undefined)`
+
+/** Median µs of a bare request/answer round trip between Node and the `true` worker. */
+function pipeRoundTrip(n) {
+  const c = spawn(process.execPath, ['-e', TRUE_WORKER], { stdio: ['pipe', 'pipe', 'inherit'] })
+  let pending = null
+  let buf = ''
+  c.stdout.on('data', (d) => {
+    buf += d
+    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+      buf = buf.slice(i + 1)
+      const p = pending
+      pending = null
+      p?.()
+    }
+  })
+  const line = JSON.stringify({ id: 1, event: 'PreToolUse', payload }) + '\n'
+  const once = () => new Promise((r) => ((pending = r), c.stdin.write(line)))
+  return (async () => {
+    for (let i = 0; i < 200; i++) await once()
+    const samples = []
+    for (let i = 0; i < n; i++) {
+      const t = process.hrtime.bigint()
+      await once()
+      samples.push(Number(process.hrtime.bigint() - t) / 1e3)
+    }
+    c.stdin.end()
+    samples.sort((a, b) => a - b)
+    return samples[Math.floor(n / 2)]
+  })()
+}
+
+async function workerHook() {
+  const p = projectWith({ PreToolUse: [{ hooks: [{ command: 'node w.js', worker: true }] }] })
+  writeFileSync(join(p.cwd, 'w.js'), TRUE_WORKER)
+  const one = projectWith({ PreToolUse: [{ hooks: [{ command: 'true' }] }] })
+  const rt = createRuntime({ cwd: p.cwd, homeDir: p.home })
+  const rt1 = createRuntime({ cwd: one.cwd, homeDir: one.home })
+  await rt.dispatch('PreToolUse', payload) // starts the worker
+  const n = quick ? 2000 : 20000
+  const samples = []
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint()
+    await rt.dispatch('PreToolUse', payload)
+    samples.push(Number(process.hrtime.bigint() - t) / 1e3)
+  }
+  samples.sort((a, b) => a - b)
+  const median = samples[Math.floor(n / 2)]
+  const oneShot = await timeSeq(quick ? 100 : 300, () => rt1.dispatch('PreToolUse', payload))
+  report('N-API dispatch of one matching worker hook (median)', median / 1000, 'ms', 'the one-shot `true` command hook', oneShot, oneShot / (median / 1000), 'median <= 0.050 ms, >= 20x')
+  const floor = await pipeRoundTrip(n)
+  report('N-API dispatch of one matching worker hook (median)', median / 1000, 'ms', 'Node writing the same request to the same worker and reading its answer (median)', floor / 1000, (median / 1000) / (floor / 1000))
+  rt.close()
+  rt1.close()
+
+  const lp = projectWith({ PreToolUse: [{ hooks: [{ command: 'node w.js', worker: true, warm: true }] }] })
+  writeFileSync(join(lp.cwd, 'w.js'), TRUE_WORKER)
+  const m = quick ? 2000 : 10000
+  const line = JSON.stringify({ op: 'dispatch', event: 'PreToolUse', payload }) + '\n'
+  const ours = await pipeThrough(bin, ['listen', '--cwd', lp.cwd, '--home', lp.home], line.repeat(m))
+  if (ours.count !== m) throw new Error(`answers: ${ours.count}`)
+  const per = (ours.secs * 1000) / m
+  const oneShotListen = projectWith({ PreToolUse: [{ hooks: [{ command: 'true' }] }] })
+  const k = quick ? 100 : 300
+  const base = await pipeThrough(bin, ['listen', '--cwd', oneShotListen.cwd, '--home', oneShotListen.home], line.repeat(k))
+  const basePer = (base.secs * 1000) / k
+  report(`hookrt listen, ${m} dispatches of one worker hook (incl. start)`, per, 'ms', 'hookrt listen with the one-shot `true` hook', basePer, basePer / per, '>= 10x')
+  for (const d of [p.dir, one.dir, lp.dir, oneShotListen.dir]) rmSync(d, { recursive: true, force: true })
+}
+
 console.log(`hookrt bench (${quick ? 'quick' : 'full'}), node ${process.version}, ${new Date().toISOString()}`)
 await noMatch()
 const raw = await oneTrueHook()
 await fiveSleepers()
 await listenThroughput()
 await listenTrueHooks(raw)
+await workerHook()

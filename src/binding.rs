@@ -224,11 +224,24 @@ impl NativeRuntime {
         Ok(json(&diags))
     }
 
-    /// Aborts running hooks; later dispatches reject.
+    /// Starts the `warm: true` workers of the current configuration.
+    #[napi]
+    pub async fn warm(&self) {
+        self.inner.warm_workers().await;
+    }
+
+    /// Aborts running hooks and stops workers; later dispatches reject.
     #[napi(catch_unwind)]
     pub fn close(&self) {
         self.inner.close();
     }
+}
+
+/// SIGKILLs every worker process group of this process at once (Node's `exit`, when no
+/// async code runs any more).
+#[napi(catch_unwind)]
+pub fn kill_workers() {
+    crate::handler::worker::kill_all_now();
 }
 
 /// `{canonical, subjectKeys}` for a dispatch name, or null when no dialect spells it so.

@@ -232,10 +232,16 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> 
         }
     };
     match command {
-        Command::Listen => match listen::serve(rt, std::io::stdin(), std::io::stdout(), shutdown).await {
-            Ended::Finished => 0,
-            Ended::Interrupted => 130,
-        },
+        Command::Listen => {
+            rt.warm_workers().await;
+            let ended = listen::serve(rt, std::io::stdin(), std::io::stdout(), shutdown).await;
+            // Every request is answered: no worker may outlive the server.
+            crate::handler::worker::kill_all_now();
+            match ended {
+                Ended::Finished => 0,
+                Ended::Interrupted => 130,
+            }
+        }
         Command::Validate { strict, json } => {
             let l = rt.loaded();
             if json {

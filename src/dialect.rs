@@ -42,13 +42,15 @@ pub enum HandlerKind {
     /// Claude's `mcp_tool`: a tool call on one of the host's MCP servers, through the host.
     #[serde(rename = "mcp_tool")]
     McpTool,
+    /// A persistent process answering request after request over JSON lines.
+    Worker,
 }
 
 impl HandlerKind {
     /// Default timeout in seconds when neither the hook nor the runtime sets one.
     pub fn default_timeout_secs(self) -> f64 {
         match self {
-            HandlerKind::Shell | HandlerKind::Webhook | HandlerKind::McpTool => 600.0,
+            HandlerKind::Shell | HandlerKind::Webhook | HandlerKind::McpTool | HandlerKind::Worker => 600.0,
             HandlerKind::Oracle => 30.0,
             HandlerKind::Proxy => 60.0,
         }
@@ -61,6 +63,7 @@ impl HandlerKind {
             HandlerKind::Oracle => "oracle",
             HandlerKind::Proxy => "proxy",
             HandlerKind::McpTool => "mcp_tool",
+            HandlerKind::Worker => "worker",
         }
     }
 }
@@ -140,6 +143,7 @@ impl Dialect {
             "oracle" => HandlerKind::Oracle,
             "proxy" => HandlerKind::Proxy,
             "mcp_tool" => HandlerKind::McpTool,
+            "worker" => HandlerKind::Worker,
             _ => return None,
         };
         let accepted = match self {

@@ -120,23 +120,29 @@ pub async fn examine(rt: &Runtime, hook: Arc<Hook>) -> Report {
     let cwd = rt.options().policy.cwd.clone();
     let mut problems = Vec::new();
     let program = match &hook.handler {
-        HandlerSpec::Shell { command, args: Some(args), .. } => {
+        HandlerSpec::Shell { command, args: Some(args), .. }
+        | HandlerSpec::Worker { command, args: Some(args), .. } => {
             let mut words = vec![command.clone()];
             words.extend(args.iter().cloned());
             check_program(&words, &cwd, &mut problems)
         }
-        HandlerSpec::Shell { command, args: None, .. } | HandlerSpec::Proxy { command: Some(command), .. } => {
-            match shlex::split(command) {
-                Some(words) => check_program(&words, &cwd, &mut problems),
-                None => {
-                    problems.push("the command has unbalanced quotes".into());
-                    None
-                }
+        HandlerSpec::Shell { command, args: None, .. }
+        | HandlerSpec::Worker { command, args: None, .. }
+        | HandlerSpec::Proxy { command: Some(command), .. } => match shlex::split(command) {
+            Some(words) => check_program(&words, &cwd, &mut problems),
+            None => {
+                problems.push("the command has unbalanced quotes".into());
+                None
             }
-        }
+        },
         _ => None,
     };
     let run = rt.trial(hook.clone(), synthetic_payload(&hook), TRIAL_CAP).await;
+    // A worker was started for the trial request (its time is the round trip including the
+    // start); it does not outlive the check.
+    if matches!(hook.handler, HandlerSpec::Worker { .. }) {
+        rt.stop_workers();
+    }
     let mut report = Report {
         id: hook.id.clone(),
         file: hook.file.display().to_string(),

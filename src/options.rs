@@ -153,6 +153,8 @@ pub struct Shared {
     /// The host's MCP client for `mcp_tool` hooks (the JS API's `mcpCall`); none in `listen`
     /// and the CLI.
     pub mcp: Option<crate::handler::mcp::McpHost>,
+    /// The runtime's persistent worker processes.
+    pub workers: Arc<crate::handler::worker::Pool>,
 }
 
 impl Shared {
@@ -161,6 +163,7 @@ impl Shared {
             process_slots: Arc::new(tokio::sync::Semaphore::new(max_processes)),
             http: Arc::new(std::sync::OnceLock::new()),
             mcp: None,
+            workers: Arc::default(),
         }
     }
 

@@ -169,13 +169,15 @@ impl Runtime {
     ) -> Result<Self, String> {
         let mut opts = options.resolve(env)?;
         opts.shared.mcp = mcp;
+        let close_token = CancellationToken::new();
+        opts.shared.workers = Arc::new(crate::handler::worker::Pool::new(close_token.child_token()));
         let loaded = Self::load(&opts);
         let stop_guard = crate::stop_guard::StopGuard::new(opts.policy.stop_block_limit);
         Ok(Runtime {
             opts,
             loaded: RwLock::new(Arc::new(loaded)),
             closed: AtomicBool::new(false),
-            close_token: CancellationToken::new(),
+            close_token,
             stop_guard,
             outbound: Default::default(),
             background: Default::default(),
@@ -224,6 +226,22 @@ impl Runtime {
     pub fn reload(&self) -> Vec<Diagnostic> {
         let fresh = Arc::new(Self::load(&self.opts));
         let diags = fresh.diagnostics.clone();
+        // Workers whose hook changed or disappeared stop; the others keep running.
+        let workers: Vec<&HandlerSpec> = fresh
+            .table
+            .hooks()
+            .iter()
+            .map(|h| &h.handler)
+            .filter(|h| matches!(h, HandlerSpec::Worker { .. }))
+            .collect();
+        self.opts.shared.workers.retain(|k| {
+            workers.iter().any(|h| match h {
+                HandlerSpec::Worker { command, args, env, .. } => {
+                    *command == k.command && *args == k.args && env.iter().all(|v| k.env.contains(v))
+                }
+                _ => false,
+            })
+        });
         match self.loaded.write() {
             Ok(mut g) => *g = fresh,
             Err(p) => *p.into_inner() = fresh,
@@ -233,6 +251,33 @@ impl Runtime {
 
     pub fn options(&self) -> &Resolved {
         &self.opts
+    }
+
+    /// Starts the `warm: true` workers now instead of on their first match.
+    pub async fn warm_workers(&self) {
+        let loaded = self.loaded();
+        for hook in loaded.table.hooks() {
+            let HandlerSpec::Worker { command, args, env, settings } = &hook.handler else { continue };
+            if !settings.warm || !hook.enabled {
+                continue;
+            }
+            let ctx = DispatchCtx::new(&self.opts.policy, hook.canonical, Map::new(), None);
+            let cancel = self.close_token.child_token();
+            let run = ctx.parts(&self.opts.policy, hook).ctx(&self.opts.policy, &self.opts.shared, &cancel);
+            let key = crate::handler::worker::WorkerKey::of(command, args.as_deref(), env, &run);
+            self.opts.shared.workers.warm(hook, key, *settings, &run).await;
+        }
+    }
+
+    /// Stops every worker (stdin closed, the kill grace, then the tree kill); the next
+    /// matching request starts a fresh one.
+    pub fn stop_workers(&self) {
+        self.opts.shared.workers.stop_all();
+    }
+
+    /// Live worker processes of this runtime.
+    pub fn live_workers(&self) -> usize {
+        self.opts.shared.workers.live_count()
     }
 
     /// Aborts running hooks; later dispatches fail with [`DispatchError::Closed`].

@@ -314,7 +314,7 @@ pub fn parse_entry(
         }),
     };
     match kind {
-        HandlerKind::Shell => {
+        HandlerKind::Shell | HandlerKind::Worker => {
             let Some(command) = non_blank(o.get("command")) else {
                 diag(Severity::Error, "missing command");
                 return None;
@@ -333,7 +333,14 @@ pub fn parse_entry(
                     return None;
                 }
             };
-            Some(HandlerSpec::Shell { command: subst.apply(command), args, env: env(diag) })
+            let (command, env) = (subst.apply(command), env(diag));
+            let worker_flag =
+                matches!(dialect, Dialect::Claude | Dialect::Codex) && o.get("worker") == Some(&Value::Bool(true));
+            if kind == HandlerKind::Worker || worker_flag {
+                let settings = parse_worker_settings(o, diag);
+                return Some(HandlerSpec::Worker { command, args, env, settings });
+            }
+            Some(HandlerSpec::Shell { command, args, env })
         }
         HandlerKind::Webhook => {
             let Some(url) = non_blank(o.get("url")) else {
@@ -414,6 +421,35 @@ pub fn parse_entry(
             Some(HandlerSpec::Proxy { prompt: prompt.to_owned(), command, env: env(diag) })
         }
     }
+}
+
+/// A worker's `maxInFlight`, `idleTimeout` (seconds) and `warm`; invalid values are reported
+/// and the defaults kept.
+fn parse_worker_settings(
+    o: &Map<String, Value>,
+    diag: &mut dyn FnMut(Severity, &str),
+) -> crate::handler::worker::WorkerSettings {
+    let mut w = crate::handler::worker::WorkerSettings::default();
+    match o.get("maxInFlight") {
+        None | Some(Value::Null) => {}
+        Some(v) => match v.as_u64().filter(|n| (1..=10_000).contains(n)) {
+            Some(n) => w.max_in_flight = n as usize,
+            None => diag(Severity::Error, "maxInFlight must be a whole number from 1 to 10000"),
+        },
+    }
+    match o.get("idleTimeout") {
+        None | Some(Value::Null) => {}
+        Some(v) => match v.as_f64().filter(|n| n.is_finite() && *n > 0.0) {
+            Some(n) => w.idle_timeout = n,
+            None => diag(Severity::Error, "idleTimeout must be a positive number of seconds"),
+        },
+    }
+    match o.get("warm") {
+        None | Some(Value::Null) => {}
+        Some(Value::Bool(b)) => w.warm = *b,
+        Some(_) => diag(Severity::Warning, "warm must be true or false; ignored"),
+    }
+    w
 }
 
 /// Per-hook `timeout` in seconds; invalid values are reported and ignored.

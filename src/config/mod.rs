@@ -155,6 +155,17 @@ pub enum HandlerSpec {
     /// `${tool_input.x}` placeholders), called through the host's `mcpCall`.
     #[serde(rename = "mcp_tool")]
     McpTool { server: String, tool: String, input: serde_json::Value },
+    /// A persistent worker: started once, answers requests over JSON lines (native `worker`,
+    /// or a claude/codex command hook with `"worker": true`).
+    Worker {
+        command: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        args: Option<Vec<String>>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        env: Vec<(String, String)>,
+        #[serde(flatten)]
+        settings: crate::handler::worker::WorkerSettings,
+    },
     Oracle {
         prompt: String,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -173,6 +184,7 @@ impl HandlerSpec {
     pub fn kind(&self) -> HandlerKind {
         match self {
             HandlerSpec::Shell { .. } => HandlerKind::Shell,
+            HandlerSpec::Worker { .. } => HandlerKind::Worker,
             HandlerSpec::Webhook { .. } | HandlerSpec::Http { .. } => HandlerKind::Webhook,
             HandlerSpec::McpTool { .. } => HandlerKind::McpTool,
             HandlerSpec::Oracle { .. } => HandlerKind::Oracle,

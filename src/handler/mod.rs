@@ -8,6 +8,7 @@ pub mod process;
 pub mod proxy;
 pub mod shell;
 pub mod webhook;
+pub mod worker;
 
 use crate::config::{HandlerSpec, Hook};
 use crate::decode::Raw;
@@ -88,6 +89,10 @@ pub async fn run(hook: &Hook, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
             webhook::run(url, headers, Some(allowed_env_vars), ctx).await
         }
         HandlerSpec::McpTool { server, tool, input } => mcp::run(server, tool, input, ctx).await,
+        HandlerSpec::Worker { command, args, env, settings } => {
+            let key = worker::WorkerKey::of(command, args.as_deref(), env, ctx);
+            ctx.shared.workers.request(hook, key, *settings, ctx).await
+        }
         HandlerSpec::Oracle { prompt, model } => oracle::run(prompt, model.as_deref(), ctx).await,
         HandlerSpec::Proxy { prompt, command, env } => proxy::run(prompt, command.as_deref(), env, ctx).await,
     }

@@ -22,7 +22,7 @@ const EMFILE: i32 = nix::errno::Errno::EMFILE as i32;
 const ENFILE: i32 = nix::errno::Errno::ENFILE as i32;
 
 /// Time between SIGTERM and SIGKILL for a hook's process group.
-const KILL_GRACE: Duration = Duration::from_millis(100);
+pub(crate) const KILL_GRACE: Duration = Duration::from_millis(100);
 /// After the hook's main process exits, how long descendants may keep its pipes open.
 const DRAIN_GRACE: Duration = Duration::from_millis(200);
 
@@ -77,7 +77,7 @@ async fn read_capped<R: AsyncRead + Unpin>(mut r: R, cap: usize) -> (Vec<u8>, bo
     (kept, truncated)
 }
 
-fn start_error(e: &std::io::Error, spec: &ProcSpec) -> String {
+pub(crate) fn start_error(e: &std::io::Error, spec: &ProcSpec) -> String {
     if !spec.cwd.is_dir() {
         return format!("cannot start hook: working directory {} does not exist", spec.cwd.display());
     }
@@ -90,11 +90,9 @@ fn start_error(e: &std::io::Error, spec: &ProcSpec) -> String {
     format!("cannot start hook: {what}: {msg}")
 }
 
-/// Runs a process to completion, timeout or abort.
-pub async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Failure> {
-    if cancel.is_cancelled() {
-        return Err(Failure::Aborted);
-    }
+/// The command for a spec: its own process group, piped stdio, the spec's cwd and
+/// environment, and a fresh per-run marker (returned) in the environment.
+pub fn command(spec: &ProcSpec) -> (tokio::process::Command, String) {
     let mut cmd = match &spec.program {
         Program::Shell(c) => {
             let mut cmd = tokio::process::Command::new("/bin/sh");
@@ -126,6 +124,15 @@ pub async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Fai
     if spec.reap_orphans {
         tree::become_subreaper();
     }
+    (cmd, marker)
+}
+
+/// Runs a process to completion, timeout or abort.
+pub async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Failure> {
+    if cancel.is_cancelled() {
+        return Err(Failure::Aborted);
+    }
+    let (mut cmd, marker) = command(spec);
     // Out of file descriptors (a burst under a low `ulimit -n`): wait for some to free up
     // rather than fail at once, until the hook's deadline.
     let give_up = Instant::now() + spec.timeout;

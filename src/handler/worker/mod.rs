@@ -1,0 +1,287 @@
+//! Persistent hook workers: a hook process started once that answers request after request
+//! over JSON lines, so a matched hook costs a pipe round trip instead of a process spawn.
+//!
+//! Protocol (README "Persistent workers"): hookrt writes `{"id", "event", "payload"}` per
+//! line on the worker's stdin; the worker answers `{"id", "exitCode", "stdout", "stderr"}` per
+//! line on stdout, in any order, several in flight. An answer is decoded exactly like a
+//! command hook's run with that exit code and output.
+//!
+//! One worker process per distinct hook (command, cwd, environment) per runtime ([`Pool`]);
+//! each has a supervisor task ([`live`]) owning the process tree, which restarts nothing by
+//! itself: the next request starts a fresh worker, with crash backoff and a cap.
+
+mod live;
+mod wire;
+
+use super::process::Program;
+use super::{Failure, RunCtx};
+use crate::decode::Raw;
+use live::Live;
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+pub use live::kill_all_now;
+
+/// Restarts after crashes allowed within [`CRASH_WINDOW`]; past that the worker is broken
+/// until the next reload.
+const MAX_RESTARTS: usize = 5;
+const CRASH_WINDOW: Duration = Duration::from_secs(60);
+const FIRST_BACKOFF: Duration = Duration::from_millis(100);
+const MAX_BACKOFF: Duration = Duration::from_secs(5);
+
+/// How a worker hook is configured (beyond its command).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkerSettings {
+    /// Requests written to the worker before it answers; more wait in a queue.
+    pub max_in_flight: usize,
+    /// Seconds without a request after which the worker is stopped.
+    pub idle_timeout: f64,
+    /// Started when the configuration loads instead of on the first match.
+    pub warm: bool,
+}
+
+impl Default for WorkerSettings {
+    fn default() -> Self {
+        WorkerSettings { max_in_flight: 16, idle_timeout: 300.0, warm: false }
+    }
+}
+
+/// What makes two worker hooks the same process.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct WorkerKey {
+    pub command: String,
+    pub args: Option<Vec<String>>,
+    pub cwd: PathBuf,
+    pub env: Vec<(String, String)>,
+}
+
+impl WorkerKey {
+    /// The key of a hook run: its program, the run's cwd and the hook's environment (without
+    /// per-dispatch variables such as `CLAUDE_ENV_FILE`).
+    pub fn of(command: &str, args: Option<&[String]>, env: &[(String, String)], ctx: &RunCtx<'_>) -> Self {
+        let mut all: Vec<(String, String)> = ctx.env.iter().filter(|(k, _)| k != "CLAUDE_ENV_FILE").cloned().collect();
+        all.push(("CLAUDE_PROJECT_DIR".into(), ctx.project_dir.clone()));
+        all.extend_from_slice(env);
+        all.push(("HOOKRT_WORKER".into(), "1".into()));
+        WorkerKey { command: command.to_owned(), args: args.map(<[String]>::to_vec), cwd: ctx.cwd.clone(), env: all }
+    }
+
+    fn program(&self) -> Program {
+        match &self.args {
+            Some(a) => Program::Exec(self.command.clone(), a.clone()),
+            None => Program::Shell(self.command.clone()),
+        }
+    }
+}
+
+/// Every worker of one runtime.
+#[derive(Default)]
+pub struct Pool {
+    slots: Mutex<HashMap<WorkerKey, Arc<Slot>>>,
+    /// Cancelled by the runtime's `close()`: every worker stops, none starts.
+    closed: CancellationToken,
+}
+
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("worker::Pool")
+    }
+}
+
+/// One distinct worker: its queue and its current process, if any.
+struct Slot {
+    hook_id: String,
+    key: WorkerKey,
+    settings: WorkerSettings,
+    in_flight: tokio::sync::Semaphore,
+    state: Mutex<State>,
+    /// Serializes starts, so concurrent first requests share one process.
+    starting: tokio::sync::Mutex<()>,
+}
+
+#[derive(Default)]
+struct State {
+    live: Option<Arc<Live>>,
+    /// Unrequested exits within the last minute.
+    crashes: VecDeque<Instant>,
+    backoff: Duration,
+    /// Restarted too often: requests fail until the next reload.
+    broken: bool,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Pool {
+    /// A pool whose workers all stop when `closed` fires.
+    pub fn new(closed: CancellationToken) -> Self {
+        Pool { slots: Mutex::default(), closed }
+    }
+
+    fn slot(&self, hook_id: &str, key: WorkerKey, settings: WorkerSettings) -> Arc<Slot> {
+        lock(&self.slots)
+            .entry(key.clone())
+            .or_insert_with(|| {
+                Arc::new(Slot {
+                    hook_id: hook_id.to_owned(),
+                    key,
+                    settings,
+                    in_flight: tokio::sync::Semaphore::new(settings.max_in_flight.max(1)),
+                    state: Mutex::default(),
+                    starting: tokio::sync::Mutex::new(()),
+                })
+            })
+            .clone()
+    }
+
+    /// Sends one request and waits for its answer, the timeout or the host's abort.
+    pub async fn request(
+        &self,
+        hook: &crate::config::Hook,
+        key: WorkerKey,
+        settings: WorkerSettings,
+        ctx: &RunCtx<'_>,
+    ) -> Result<Raw, Failure> {
+        let slot = self.slot(&hook.id, key, settings);
+        let deadline = Instant::now() + ctx.timeout;
+        let _permit = tokio::select! {
+            biased;
+            _ = ctx.cancel.cancelled() => return Err(Failure::Aborted),
+            _ = tokio::time::sleep_until(deadline) => return Err(timed_out(ctx)),
+            p = slot.in_flight.acquire() => p.map_err(|_| Failure::Aborted)?,
+        };
+        let live = slot.live(ctx, &self.closed).await?;
+        let (id, answer) = live.send(&hook.event, &ctx.input_json).await?;
+        tokio::select! {
+            biased;
+            _ = ctx.cancel.cancelled() => {
+                live.forget(id);
+                Err(Failure::Aborted)
+            }
+            a = answer => match a {
+                Ok(Ok(raw)) => Ok(raw),
+                Ok(Err(why)) => Err(Failure::Infra(why)),
+                Err(_) => Err(Failure::Infra("worker exited".into())),
+            },
+            _ = tokio::time::sleep_until(deadline) => {
+                live.forget(id);
+                live.kill("worker restarted");
+                Err(timed_out(ctx))
+            }
+        }
+    }
+
+    /// Starts a `warm` worker now (at load) rather than on its first match.
+    pub async fn warm(&self, hook: &crate::config::Hook, key: WorkerKey, settings: WorkerSettings, ctx: &RunCtx<'_>) {
+        let slot = self.slot(&hook.id, key, settings);
+        if let Err(Failure::Infra(e)) = slot.live(ctx, &self.closed).await {
+            tracing::warn!(hook = %hook.id, "cannot start worker: {e}");
+        }
+    }
+
+    /// After a reload: stops the workers whose hook changed or disappeared and forgives the
+    /// crash history of the others.
+    pub fn retain(&self, keep: impl Fn(&WorkerKey) -> bool) {
+        let mut slots = lock(&self.slots);
+        slots.retain(|key, slot| {
+            let mut st = lock(&slot.state);
+            if keep(key) {
+                st.broken = false;
+                st.crashes.clear();
+                st.backoff = Duration::ZERO;
+                return true;
+            }
+            if let Some(l) = st.live.take() {
+                l.stop_gracefully("worker stopped: its hook was removed by a reload");
+            }
+            false
+        });
+    }
+
+    /// Live worker processes (tests and `doctor`).
+    pub fn live_count(&self) -> usize {
+        lock(&self.slots).values().filter(|s| lock(&s.state).live.as_ref().is_some_and(|l| !l.is_ending())).count()
+    }
+
+    /// Stops every worker (stdin closed, the kill grace, then the tree kill).
+    pub fn stop_all(&self) {
+        for slot in lock(&self.slots).values() {
+            if let Some(l) = lock(&slot.state).live.take() {
+                l.stop_gracefully("worker stopped");
+            }
+        }
+    }
+}
+
+fn timed_out(ctx: &RunCtx<'_>) -> Failure {
+    Failure::Infra(format!("timed out after {}s", ctx.timeout_label))
+}
+
+impl Slot {
+    fn current(&self) -> Option<Arc<Live>> {
+        lock(&self.state).live.clone().filter(|l| !l.is_ending())
+    }
+
+    /// The running worker, or a fresh one (after the crash backoff), or why there is none.
+    async fn live(self: &Arc<Self>, ctx: &RunCtx<'_>, closed: &CancellationToken) -> Result<Arc<Live>, Failure> {
+        if let Some(l) = self.current() {
+            return Ok(l);
+        }
+        let _starting = tokio::select! {
+            biased;
+            _ = ctx.cancel.cancelled() => return Err(Failure::Aborted),
+            g = self.starting.lock() => g,
+        };
+        if let Some(l) = self.current() {
+            return Ok(l);
+        }
+        if closed.is_cancelled() {
+            return Err(Failure::Aborted);
+        }
+        let wait_until = {
+            let mut st = lock(&self.state);
+            let now = Instant::now();
+            while st.crashes.front().is_some_and(|t| now.duration_since(*t) >= CRASH_WINDOW) {
+                st.crashes.pop_front();
+            }
+            if st.crashes.len() > MAX_RESTARTS {
+                st.broken = true;
+            }
+            if st.broken {
+                return Err(Failure::Infra(format!("worker {} keeps crashing", self.hook_id)));
+            }
+            st.crashes.back().map(|t| *t + st.backoff)
+        };
+        if let Some(t) = wait_until {
+            tokio::select! {
+                biased;
+                _ = ctx.cancel.cancelled() => return Err(Failure::Aborted),
+                _ = tokio::time::sleep_until(t) => {}
+            }
+        }
+        let weak = Arc::downgrade(self);
+        let on_crash = move |answered: bool| {
+            if let Some(slot) = weak.upgrade() {
+                slot.crashed(answered);
+            }
+        };
+        let live = Live::start(&self.hook_id, &self.key, self.key.program(), self.settings, ctx, closed, on_crash)?;
+        lock(&self.state).live = Some(live.clone());
+        Ok(live)
+    }
+
+    /// The worker exited without being asked: count it, grow the backoff (reset when the
+    /// worker had answered something, i.e. it was healthy for a while).
+    fn crashed(&self, answered: bool) {
+        let mut st = lock(&self.state);
+        st.live = None;
+        st.crashes.push_back(Instant::now());
+        st.backoff = if answered || st.backoff.is_zero() { FIRST_BACKOFF } else { (st.backoff * 2).min(MAX_BACKOFF) };
+    }
+}
