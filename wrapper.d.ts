@@ -1,11 +1,11 @@
 // Public TypeScript types of hookrt (`require('hookrt')` / `import { createRuntime } from 'hookrt'`).
 
 /** Where a hook came from: whose configuration file declared it. */
-export type Dialect = 'claude' | 'codex' | 'opencode' | 'hermes' | 'native' | 'agents'
+export type Dialect = 'claude' | 'codex' | 'opencode' | 'hermes' | 'native' | 'agents' | 'gemini' | 'cursor' | 'copilot' | 'windsurf'
 
 /**
- * The dialect-independent events: every Claude Code hook event of 2026 and Codex's `Interrupt`
- * (the README's event table gives each one's spellings and rules).
+ * The dialect-independent events: every Claude Code hook event of 2026, Codex's `Interrupt`, and the
+ * events only Gemini CLI, Cursor and Windsurf have (the README's event table gives each one's spellings and rules).
  */
 export type CanonicalEvent =
   | 'session:start' // SessionStart
@@ -41,9 +41,15 @@ export type CanonicalEvent =
   | 'model:switched' // PostModelSwitch
   | 'elicitation:request' // Elicitation
   | 'elicitation:result' // ElicitationResult
+  | 'model:before' // Gemini BeforeModel
+  | 'model:after' // Gemini AfterModel
+  | 'tool:select' // Gemini BeforeToolSelection
+  | 'agent:response' // Cursor afterAgentResponse, Windsurf post_cascade_response
+  | 'agent:thought' // Cursor afterAgentThought
 
 /**
- * Any name a host may dispatch: canonical, Claude Code / Codex, opencode or Hermes spelling.
+ * Any name a host may dispatch: canonical, Claude Code / Codex, opencode, Hermes, Gemini CLI,
+ * Cursor, Copilot or Windsurf spelling (the README's harness tables list the last four).
  * `PostToolUse` means "the tool succeeded", `PostToolUseFailure` "the tool failed"; other
  * after-tool names mean either.
  */
@@ -61,6 +67,14 @@ export type EventName =
   | 'experimental.session.compacting'
   | 'on_session_start' | 'on_session_end' | 'pre_llm_call' | 'pre_tool_call' | 'post_tool_call' | 'post_llm_call'
   | 'subagent_start' | 'subagent_stop'
+  | 'BeforeTool' | 'AfterTool' | 'BeforeAgent' | 'AfterAgent' | 'BeforeModel' | 'AfterModel' | 'BeforeToolSelection'
+  | 'PreCompress'
+  | 'beforeShellExecution' | 'afterShellExecution' | 'beforeMCPExecution' | 'afterMCPExecution' | 'beforeReadFile'
+  | 'afterFileEdit' | 'beforeSubmitPrompt' | 'stop' | 'sessionStart' | 'sessionEnd' | 'preToolUse' | 'postToolUse'
+  | 'postToolUseFailure' | 'subagentStart' | 'subagentStop' | 'preCompact' | 'afterAgentResponse' | 'afterAgentThought'
+  | 'userPromptSubmitted' | 'permissionRequest' | 'agentStop' | 'errorOccurred'
+  | 'pre_read_code' | 'post_read_code' | 'pre_write_code' | 'post_write_code' | 'pre_run_command' | 'post_run_command'
+  | 'pre_mcp_tool_use' | 'post_mcp_tool_use' | 'pre_user_prompt' | 'post_cascade_response'
   | (string & {})
 
 /** How a hook runs: a command, a webhook, an LLM evaluation, or a subagent runner. */
@@ -167,6 +181,11 @@ export interface RuntimeOptions {
    */
   managedSettingsPath?: string
   /**
+   * Where machine-wide hook files of other harnesses live (default `/etc`):
+   * `gemini-cli/settings.json`, `cursor/hooks.json`, `windsurf/hooks.json`.
+   */
+  systemDir?: string
+  /**
    * Longest single context or message kept, in characters; longer ones are cut with a
    * marker saying how much was cut. Default 10,000, Claude Code's limit.
    */
@@ -192,7 +211,7 @@ export interface Diagnostic {
 export interface Source {
   file: string
   dialect: Dialect
-  scope: 'global' | 'project' | 'local' | 'explicit'
+  scope: 'global' | 'project' | 'local' | 'explicit' | 'plugin' | 'managed' | 'system'
   /** Matcher groups it contributed. */
   groups: number
 }

@@ -68,6 +68,9 @@ struct Shared {
     /// Claude Code managed settings file (default /etc/claude-code/managed-settings.json).
     #[arg(long, global = true, value_name = "FILE")]
     managed_settings: Option<PathBuf>,
+    /// Where machine-wide Gemini, Cursor and Windsurf hook files live (default /etc).
+    #[arg(long, global = true, value_name = "DIR")]
+    system_dir: Option<PathBuf>,
     /// Events (comma-separated, any spelling) on which a hook that gave no answer denies.
     #[arg(long, global = true, value_name = "EVENTS", value_delimiter = ',')]
     fail_closed: Vec<String>,
@@ -116,6 +119,19 @@ enum Command {
     Trust {
         #[command(subcommand)]
         action: TrustAction,
+    },
+    /// Print the hooks of one dialect's file as another's: claude, codex, codex-toml, opencode,
+    /// gemini, cursor, copilot, windsurf, native (hermes and agents can be read). Units and
+    /// event and tool names are converted; what the target cannot express is a warning on
+    /// stderr. Exit 1 when nothing could be converted.
+    Convert {
+        #[arg(long, value_name = "DIALECT")]
+        from: String,
+        #[arg(long, value_name = "DIALECT")]
+        to: String,
+        /// The file to read, or - (the default) for stdin.
+        #[arg(value_name = "FILE|-", default_value = "-")]
+        file: String,
     },
     /// Print the version.
     Version,
@@ -172,6 +188,7 @@ impl Shared {
                 .map(|root| crate::config::discovery::PluginDir { root: root.clone(), data_dir: None })
                 .collect(),
             managed_settings_path: self.managed_settings.clone(),
+            system_dir: self.system_dir.clone(),
             context_cap: self.context_cap,
             fail_closed: self.fail_closed.clone(),
             if_rules,
@@ -192,6 +209,51 @@ pub async fn main(argv: Vec<String>, shutdown: CancellationToken) -> i32 {
     let mut out = std::io::stdout();
     let mut err = std::io::stderr();
     run(argv, shutdown, Io { out: &mut out, err: &mut err }).await
+}
+
+/// `hookrt convert`: stdin input is copied to a private temporary file first, so the loader
+/// reads it like any other file.
+fn convert(from: &str, to: &str, file: &str, io: Io<'_>) -> i32 {
+    use crate::convert::{convert_file, Format};
+    let names = "claude, codex, codex-toml, opencode, gemini, cursor, copilot, windsurf, native";
+    let (Some(f), Some(t)) = (Format::parse(from), Format::parse(to)) else {
+        let _ = writeln!(io.err, "hookrt: --from and --to take one of: {names} (and hermes, agents to read)");
+        return 1;
+    };
+    let mut _tmp = None;
+    let path = if file == "-" {
+        let mut text = String::new();
+        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut text) {
+            let _ = writeln!(io.err, "hookrt: cannot read stdin: {e}");
+            return 1;
+        }
+        let dir = match tempfile::tempdir() {
+            Ok(d) => d,
+            Err(e) => {
+                let _ = writeln!(io.err, "hookrt: {e}");
+                return 1;
+            }
+        };
+        let p = dir.path().join(f.file_name());
+        if let Err(e) = std::fs::write(&p, text) {
+            let _ = writeln!(io.err, "hookrt: {e}");
+            return 1;
+        }
+        _tmp = Some(dir);
+        p
+    } else {
+        std::path::PathBuf::from(file)
+    };
+    let c = convert_file(&path, f, t);
+    for w in &c.warnings {
+        let _ = writeln!(io.err, "warning: {w}");
+    }
+    if c.converted == 0 {
+        let _ = writeln!(io.err, "hookrt: nothing could be converted ({} hook(s) read)", c.read);
+        return 1;
+    }
+    let _ = write!(io.out, "{}", c.text);
+    0
 }
 
 /// [`main`] with explicit output streams (`listen` always uses the process stdio).
@@ -222,6 +284,7 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> 
             let _ = writeln!(io.out, "hookrt {}", env!("CARGO_PKG_VERSION"));
             return 0;
         }
+        Some(Command::Convert { from, to, file }) => return convert(&from, &to, &file, io),
         Some(c) => c,
     };
     let rt = match Runtime::new(&cli.shared.options(matches!(command, Command::Listen))) {
@@ -343,7 +406,7 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> 
                 0
             }
         }
-        Command::Version | Command::Help => 0,
+        Command::Version | Command::Help | Command::Convert { .. } => 0,
     }
 }
 

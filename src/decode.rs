@@ -126,6 +126,7 @@ pub fn decode(raw: Raw, event: CanonicalEvent, dialect: Dialect) -> RunOutcome {
                 match serde_json::from_str::<Value>(answer) {
                     Ok(Value::Object(obj)) => {
                         apply_answer(&obj, event, &mut out);
+                        crate::harness::apply_answer(dialect, &obj, event, &mut out);
                         if dialect == Dialect::Agents {
                             apply_agents_answer(&obj, &mut out);
                         }
@@ -135,6 +136,9 @@ pub fn decode(raw: Raw, event: CanonicalEvent, dialect: Dialect) -> RunOutcome {
             } else if rule == OutputRule::PathOrFail {
                 out.fields.worktree_path =
                     stdout.lines().next().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned);
+            } else if !stdout.is_empty() && dialect == Dialect::Gemini {
+                // Gemini: stdout that is not JSON is a message for the user.
+                out.messages.push(stdout.clone());
             } else if !stdout.is_empty() {
                 out.plain_stdout = Some(stdout.clone());
             }
@@ -146,6 +150,9 @@ pub fn decode(raw: Raw, event: CanonicalEvent, dialect: Dialect) -> RunOutcome {
             out.reason = Some(if stderr.is_empty() { fallback.to_owned() } else { stderr.clone() });
         }
         _ => {}
+    }
+    if dialect == Dialect::Copilot {
+        crate::harness::copilot::exit_rule(raw.exit_code, event, &stdout, &stderr, &mut out);
     }
     out.stdout = stdout;
     out.stderr = stderr;

@@ -20,6 +20,14 @@ pub enum Dialect {
     Native,
     /// `.agents/hooks.json`.
     Agents,
+    /// Gemini CLI `.gemini/settings.json` (and extensions' `hooks/hooks.json`).
+    Gemini,
+    /// Cursor `.cursor/hooks.json`.
+    Cursor,
+    /// GitHub Copilot CLI / coding agent `.github/hooks/*.json`, `~/.copilot/hooks/*.json`.
+    Copilot,
+    /// Windsurf (Cascade) `.windsurf/hooks.json`, `~/.codeium/windsurf/hooks.json`.
+    Windsurf,
 }
 
 /// How a matcher string is interpreted.
@@ -29,6 +37,8 @@ pub enum MatcherStyle {
     LiteralOrRegex,
     /// Always an unanchored regular expression.
     Regex,
+    /// A regular expression that must match the whole subject (`^(?:p)$`, Copilot).
+    Anchored,
 }
 
 /// Handler kinds (SPEC §6).
@@ -77,6 +87,10 @@ impl Dialect {
             Dialect::Hermes => "hermes",
             Dialect::Native => "native",
             Dialect::Agents => "agents",
+            Dialect::Gemini => "gemini",
+            Dialect::Cursor => "cursor",
+            Dialect::Copilot => "copilot",
+            Dialect::Windsurf => "windsurf",
         }
     }
 
@@ -88,7 +102,7 @@ impl Dialect {
             Dialect::Claude => match name {
                 "PostToolUse" => Some((CanonicalEvent::ToolAfter, ToolResult::Success)),
                 "PostToolUseFailure" => Some((CanonicalEvent::ToolAfter, ToolResult::Failure)),
-                _ => CanonicalEvent::ALL.into_iter().find(|e| e.claude_name() == name).and_then(any),
+                _ => CanonicalEvent::ALL.into_iter().find(|e| e.in_claude() && e.claude_name() == name).and_then(any),
             },
             // Codex has no failure event: its PostToolUse groups run for every outcome.
             Dialect::Codex => match name {
@@ -106,18 +120,30 @@ impl Dialect {
             }
             Dialect::Hermes => CanonicalEvent::ALL.into_iter().find(|e| e.hermes_name() == Some(name)).and_then(any),
             Dialect::Native => CanonicalEvent::from_canonical(name).and_then(any),
+            Dialect::Gemini | Dialect::Cursor | Dialect::Copilot | Dialect::Windsurf => {
+                self.harness_event(name).map(|e| (e.canonical, e.result))
+            }
         }
+    }
+
+    /// The harness event table entry for a name (Gemini, Cursor, Copilot, Windsurf).
+    pub fn harness_event(self, name: &str) -> Option<crate::harness::EventSpec> {
+        crate::harness::events(self)?.iter().find(|e| e.name == name).copied()
     }
 
     /// The names this dialect accepts in config files (for did-you-mean hints).
     pub fn event_names(self) -> Vec<&'static str> {
+        if let Some(events) = crate::harness::events(self) {
+            return events.iter().map(|e| e.name).collect();
+        }
         CanonicalEvent::ALL
             .into_iter()
             .filter_map(|e| match self {
-                Dialect::Claude | Dialect::Codex | Dialect::Agents => Some(e.claude_name()),
+                Dialect::Claude | Dialect::Codex | Dialect::Agents => e.in_claude().then(|| e.claude_name()),
                 Dialect::Opencode => e.opencode_name(),
                 Dialect::Hermes => e.hermes_name(),
                 Dialect::Native => Some(e.as_str()),
+                _ => None,
             })
             .filter(|n| self.config_event(n).is_some())
             .chain(if self == Dialect::Claude { Some("PostToolUseFailure") } else { None })
@@ -126,8 +152,11 @@ impl Dialect {
 
     pub fn matcher_style(self) -> MatcherStyle {
         match self {
-            Dialect::Claude | Dialect::Native | Dialect::Agents => MatcherStyle::LiteralOrRegex,
-            Dialect::Codex | Dialect::Opencode | Dialect::Hermes => MatcherStyle::Regex,
+            Dialect::Claude | Dialect::Native | Dialect::Agents | Dialect::Cursor => MatcherStyle::LiteralOrRegex,
+            Dialect::Codex | Dialect::Opencode | Dialect::Hermes | Dialect::Gemini | Dialect::Windsurf => {
+                MatcherStyle::Regex
+            }
+            Dialect::Copilot => MatcherStyle::Anchored,
         }
     }
 
@@ -150,9 +179,18 @@ impl Dialect {
             Dialect::Claude | Dialect::Codex => matches!(ty, "command" | "http" | "prompt" | "agent" | "mcp_tool"),
             Dialect::Opencode => matches!(ty, "command" | "http" | "subagent"),
             Dialect::Native => true,
-            Dialect::Hermes | Dialect::Agents => ty == "command",
+            Dialect::Hermes | Dialect::Agents | Dialect::Gemini | Dialect::Cursor | Dialect::Windsurf => {
+                ty == "command"
+            }
+            Dialect::Copilot => matches!(ty, "command" | "http"),
         };
         accepted.then_some(kind)
+    }
+
+    /// Whether this dialect's hooks answer only in JSON (plain stdout is a broken answer, which
+    /// `failClosed` turns into a deny).
+    pub fn json_only(self) -> bool {
+        matches!(self, Dialect::Cursor | Dialect::Copilot)
     }
 
     /// Whether this dialect's hooks read the payload with a trailing newline.

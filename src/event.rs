@@ -76,6 +76,21 @@ pub enum CanonicalEvent {
     ElicitationRequest,
     #[serde(rename = "elicitation:result")]
     ElicitationResult,
+    /// Gemini's `BeforeModel`: a request is about to go to the model.
+    #[serde(rename = "model:before")]
+    ModelBefore,
+    /// Gemini's `AfterModel`: a response (chunk) came back from the model.
+    #[serde(rename = "model:after")]
+    ModelAfter,
+    /// Gemini's `BeforeToolSelection`: the model is about to choose among tools.
+    #[serde(rename = "tool:select")]
+    ToolSelect,
+    /// Cursor's `afterAgentResponse`, Windsurf's `post_cascade_response`.
+    #[serde(rename = "agent:response")]
+    AgentResponse,
+    /// Cursor's `afterAgentThought`.
+    #[serde(rename = "agent:thought")]
+    AgentThought,
 }
 
 /// Which outcome of a tool an after-tool dispatch or group speaks about.
@@ -190,7 +205,7 @@ use CanonicalEvent as E;
 /// are the JavaScript
 /// implementation's contract (SPEC §4) and keep its rules even where Claude's reference has
 /// since changed (SubagentStop blocks in Claude; here it is downgraded, as the contract says).
-const TABLE: [Row; 33] = [
+const TABLE: [Row; 38] = [
     Row {
         codex: true,
         opencode: Some("session.created"),
@@ -306,14 +321,20 @@ const TABLE: [Row; 33] = [
     row(E::ModelSwitched, &["PostModelSwitch"], Subject::NONE),
     Row { blockable: true, ..row(E::ElicitationRequest, &["Elicitation"], Subject::keys(&["mcp_server_name"])) },
     Row { blockable: true, ..row(E::ElicitationResult, &["ElicitationResult"], Subject::keys(&["mcp_server_name"])) },
+    // Events of other harnesses that Claude Code does not have (no Claude spelling).
+    Row { blockable: true, ..row(E::ModelBefore, &[], Subject::NONE) },
+    Row { blockable: true, ..row(E::ModelAfter, &[], Subject::NONE) },
+    row(E::ToolSelect, &[], Subject::NONE),
+    row(E::AgentResponse, &[], Subject::NONE),
+    row(E::AgentThought, &[], Subject::NONE),
 ];
 
 impl CanonicalEvent {
     /// All canonical events, in table order.
-    pub const ALL: [CanonicalEvent; 33] = {
-        let mut all = [E::SessionStart; 33];
+    pub const ALL: [CanonicalEvent; 38] = {
+        let mut all = [E::SessionStart; 38];
         let mut i = 0;
-        while i < 33 {
+        while i < 38 {
             all[i] = TABLE[i].canonical;
             i += 1;
         }
@@ -321,7 +342,7 @@ impl CanonicalEvent {
     };
 
     /// How many canonical events there are (the hook table's index size).
-    pub const COUNT: usize = 33;
+    pub const COUNT: usize = 38;
 
     /// The canonical spelling (`tool:before`), as used on the wire and in native files.
     pub fn as_str(self) -> &'static str {
@@ -359,6 +380,11 @@ impl CanonicalEvent {
             E::ModelSwitched => "model:switched",
             E::ElicitationRequest => "elicitation:request",
             E::ElicitationResult => "elicitation:result",
+            E::ModelBefore => "model:before",
+            E::ModelAfter => "model:after",
+            E::ToolSelect => "tool:select",
+            E::AgentResponse => "agent:response",
+            E::AgentThought => "agent:thought",
         }
     }
 
@@ -371,9 +397,15 @@ impl CanonicalEvent {
         &TABLE[self as usize]
     }
 
-    /// Claude / Codex spelling (the first one for after-tool).
+    /// Claude / Codex spelling (the first one for after-tool); the canonical spelling for the
+    /// events only other harnesses have.
     pub fn claude_name(self) -> &'static str {
-        self.row().claude[0]
+        self.row().claude.first().copied().unwrap_or_else(|| self.as_str())
+    }
+
+    /// Whether Claude Code has this event.
+    pub fn in_claude(self) -> bool {
+        !self.row().claude.is_empty()
     }
 
     /// Whether Codex's hook files have this event.
@@ -445,18 +477,18 @@ impl CanonicalEvent {
 pub struct DispatchEvent {
     pub canonical: CanonicalEvent,
     pub result: ToolResult,
+    /// Dispatched by a tool-class spelling (`beforeShellExecution`): the tool is of that class
+    /// even when the payload names no tool.
+    pub class: Option<crate::harness::tools::ToolClass>,
 }
 
 /// Resolves any spelling a host may dispatch: canonical, claude/codex, opencode or hermes.
 pub fn resolve_dispatch_name(name: &str) -> Option<DispatchEvent> {
-    let plain = |canonical| Some(DispatchEvent { canonical, result: ToolResult::Either });
+    let plain = |canonical| Some(DispatchEvent { canonical, result: ToolResult::Either, class: None });
+    let after = |result| Some(DispatchEvent { canonical: CanonicalEvent::ToolAfter, result, class: None });
     match name {
-        "PostToolUse" => {
-            return Some(DispatchEvent { canonical: CanonicalEvent::ToolAfter, result: ToolResult::Success })
-        }
-        "PostToolUseFailure" => {
-            return Some(DispatchEvent { canonical: CanonicalEvent::ToolAfter, result: ToolResult::Failure })
-        }
+        "PostToolUse" => return after(ToolResult::Success),
+        "PostToolUseFailure" => return after(ToolResult::Failure),
         _ => {}
     }
     if let Some(e) = CanonicalEvent::from_canonical(name) {
@@ -466,6 +498,13 @@ pub fn resolve_dispatch_name(name: &str) -> Option<DispatchEvent> {
         .iter()
         .find(|r| r.claude.contains(&name) || r.opencode == Some(name) || r.hermes == Some(name))
         .and_then(|r| plain(r.canonical))
+        .or_else(|| {
+            crate::harness::resolve_event(name).map(|s| DispatchEvent {
+                canonical: s.canonical,
+                result: s.result,
+                class: s.class,
+            })
+        })
 }
 
 /// Resolves a `hookEventName` from a hook's answer: any dialect's spelling counts.
@@ -473,7 +512,8 @@ pub fn resolve_any_name(name: &str) -> Option<CanonicalEvent> {
     resolve_dispatch_name(name).map(|d| d.canonical)
 }
 
-/// Every name a host may dispatch, for help texts and error messages.
+/// Every name a host may dispatch, for help texts and error messages (other harnesses'
+/// spellings last, each once).
 pub fn all_dispatch_names() -> Vec<&'static str> {
     let mut v = Vec::new();
     for r in &TABLE {
@@ -481,6 +521,11 @@ pub fn all_dispatch_names() -> Vec<&'static str> {
         v.extend_from_slice(r.claude);
         v.extend(r.opencode);
         v.extend(r.hermes);
+    }
+    for n in crate::harness::event_names() {
+        if !v.contains(&n) {
+            v.push(n);
+        }
     }
     v
 }

@@ -112,7 +112,7 @@ pub async fn execute(
         }
     };
     if hook.fail_closed || policy.fail_closed.contains(&event) {
-        fail_closed(&mut outcome, error.as_deref());
+        fail_closed(&mut outcome, error.as_deref(), hook.dialect.json_only());
     }
     outcome.cap_texts(policy.context_cap);
     Some(Run { hook, outcome, duration_ms, error, is_async: false })
@@ -120,10 +120,15 @@ pub async fn execute(
 
 /// `failClosed`: a run that gave no answer (could not start, timed out, HTTP failure, killed by
 /// a signal) denies instead of letting the action through.
-fn fail_closed(outcome: &mut RunOutcome, error: Option<&str>) {
+fn fail_closed(outcome: &mut RunOutcome, error: Option<&str>, json_only: bool) {
+    let not_json = || {
+        !outcome.stdout.is_empty()
+            && !matches!(serde_json::from_str::<serde_json::Value>(&outcome.stdout), Ok(serde_json::Value::Object(_)))
+    };
     let why = match (error, outcome.exit_code) {
         (Some(e), _) => e.to_owned(),
         (None, Some(None)) => "hook was killed by a signal".to_owned(),
+        (None, Some(Some(0))) if json_only && not_json() => "stdout is not a JSON object".to_owned(),
         _ => return,
     };
     outcome.decision = Some(decode::Decision::Deny);

@@ -10,6 +10,7 @@
 pub mod background;
 pub mod cli;
 pub mod config;
+pub mod convert;
 pub mod decode;
 pub mod dialect;
 pub mod doctor;
@@ -19,6 +20,7 @@ pub mod event_fields;
 pub mod execute;
 pub mod fold;
 pub mod handler;
+pub mod harness;
 pub mod listen;
 pub mod logging;
 pub mod matcher;

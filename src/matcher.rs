@@ -37,6 +37,13 @@ impl Matcher {
                 pattern.split(['|', ',']).map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect();
             return Ok(if alts.is_empty() { Matcher::All } else { Matcher::Literal(alts) });
         }
+        let anchored;
+        let pattern = if style == MatcherStyle::Anchored {
+            anchored = format!("^(?:{pattern})$");
+            anchored.as_str()
+        } else {
+            pattern
+        };
         regex::RegexBuilder::new(pattern)
             .size_limit(REGEX_SIZE_LIMIT)
             .build()

@@ -95,6 +95,9 @@ pub struct RuntimeOptions {
     /// on Linux); its hooks always load, and its `allowManagedHooksOnly` / `disableAllHooks`
     /// win over every other file.
     pub managed_settings_path: Option<PathBuf>,
+    /// Where machine-wide hook files live (default `/etc`): `gemini-cli/settings.json`,
+    /// `cursor/hooks.json`, `windsurf/hooks.json`.
+    pub system_dir: Option<PathBuf>,
     /// Longest single context or message kept, in characters (default 10,000, as Claude
     /// Code); longer ones are cut with a marker saying how much was cut.
     pub context_cap: Option<usize>,
@@ -256,6 +259,7 @@ impl RuntimeOptions {
                     .if_rules
                     .or_else(|| env("HOOKRT_IF_RULES").as_deref().and_then(crate::config::IfRules::parse))
                     .unwrap_or_default(),
+                system_dir: self.system_dir.clone().unwrap_or_else(|| PathBuf::from("/etc")),
                 managed_settings: Some(
                     self.managed_settings_path
                         .clone()

@@ -32,6 +32,23 @@ pub fn hook_input(ctx: &PayloadCtx, dialect: Dialect, spelling: &str) -> Map<Str
             m.extend(ctx.host.iter().map(|(k, v)| (k.clone(), v.clone())));
         }
         Dialect::Hermes => return hermes_input(ctx, spelling),
+        Dialect::Cursor => {
+            return crate::harness::cursor::input(ctx.host, spelling, ctx.cwd, ctx.model, ctx.turn_id);
+        }
+        Dialect::Windsurf => {
+            return crate::harness::windsurf::input(ctx.host, spelling, ctx.cwd, ctx.turn_id, ctx.ts);
+        }
+        Dialect::Gemini | Dialect::Copilot => {
+            base(&mut m, ctx, dialect, true);
+            m.extend(ctx.host.iter().map(|(k, v)| (k.clone(), v.clone())));
+            m.insert("hook_event_name".into(), s(spelling));
+            if dialect == Dialect::Gemini {
+                crate::harness::gemini::input(&mut m, ctx.ts);
+                return m;
+            }
+            let ms = (time::OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64;
+            return crate::harness::copilot::input(m, spelling, ms);
+        }
         _ => {
             base(&mut m, ctx, dialect, true);
             m.extend(ctx.host.iter().map(|(k, v)| (k.clone(), v.clone())));

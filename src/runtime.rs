@@ -2,7 +2,7 @@
 //! concurrently, decode each, fold in configuration order (SPEC §2, §9, §10).
 
 use crate::config::load::load;
-use crate::config::{Diagnostic, HandlerSpec, Hook, Loaded};
+use crate::config::{Diagnostic, HandlerSpec, Hook, Loaded, Order};
 use crate::decode::RunOutcome;
 use crate::env_file::EnvFile;
 use crate::event::{resolve_dispatch_name, CanonicalEvent, DispatchEvent};
@@ -11,6 +11,7 @@ use crate::fold::{fold, Outcome};
 use crate::handler::{self, RunParts};
 use crate::options::{Concurrency, Resolved, RunPolicy, RuntimeOptions};
 use crate::payload::{self, PayloadCtx};
+use futures::FutureExt;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::path::PathBuf;
@@ -88,6 +89,8 @@ struct DispatchCtx {
     project_dir: String,
     ts: String,
     env_file: Option<EnvFile>,
+    /// Consecutive blocked Stops of this session so far (Cursor's `loop_count`).
+    loop_count: u32,
 }
 
 impl DispatchCtx {
@@ -96,7 +99,7 @@ impl DispatchCtx {
         let cwd = cwd.map(PathBuf::from).or_else(|| policy.project_dir.clone()).unwrap_or_else(|| policy.cwd.clone());
         let project_dir = policy.project_dir.as_ref().unwrap_or(&cwd).display().to_string();
         let env_file = if canonical.takes_env_file() { EnvFile::create() } else { None };
-        DispatchCtx { canonical, payload, cwd, project_dir, ts: payload::iso_now(), env_file }
+        DispatchCtx { canonical, payload, cwd, project_dir, ts: payload::iso_now(), env_file, loop_count: 0 }
     }
 
     /// The JSON a hook reads, shaped for its dialect.
@@ -115,16 +118,37 @@ impl DispatchCtx {
 
     /// Everything one run of `hook` needs, owned.
     fn parts(&self, policy: &RunPolicy, hook: &Hook) -> RunParts {
-        let input = self.input_for(policy, hook);
+        self.parts_with(policy, hook, None)
+    }
+
+    /// [`DispatchCtx::parts`], with the `tool_input` a previous hook of a Gemini chain returned.
+    fn parts_with(&self, policy: &RunPolicy, hook: &Hook, tool_input: Option<&Value>) -> RunParts {
+        let mut input = self.input_for(policy, hook);
+        if let Some(t) = tool_input {
+            input.insert("tool_input".into(), t.clone());
+        }
+        if hook.dialect == crate::dialect::Dialect::Cursor
+            && matches!(self.canonical, CanonicalEvent::TurnStop | CanonicalEvent::SubagentEnd)
+        {
+            input.entry("loop_count").or_insert(Value::from(self.loop_count));
+        }
         let secs = hook.timeout.or(policy.timeout_sec).unwrap_or_else(|| hook.handler.kind().default_timeout_secs());
         let mut env = hook.env.clone();
         if let Some(f) = &self.env_file {
             env.push(("CLAUDE_ENV_FILE".into(), f.path.display().to_string()));
         }
+        if hook.dialect == crate::dialect::Dialect::Gemini {
+            env.push(("GEMINI_PROJECT_DIR".into(), self.project_dir.clone()));
+        }
+        // Copilot `cwd`, Windsurf `working_directory`: relative to the project directory.
+        let cwd = match &hook.harness.cwd {
+            Some(c) => std::path::Path::new(&self.project_dir).join(c),
+            None => self.cwd.clone(),
+        };
         RunParts {
             input_json: serde_json::to_string(&input).unwrap_or_else(|_| "{}".into()),
             stdin: payload::to_stdin(&input, hook.dialect),
-            cwd: self.cwd.clone(),
+            cwd,
             project_dir: self.project_dir.clone(),
             timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),
             timeout_label: handler::secs_label(secs),
@@ -326,9 +350,11 @@ impl Runtime {
             self.stop_guard.settle(&ticket, None);
             return Ok(DispatchResult::empty(ev.canonical));
         }
-        let ctx = DispatchCtx::new(&self.opts.policy, ev.canonical, payload, cwd);
+        let mut ctx = DispatchCtx::new(&self.opts.policy, ev.canonical, payload, cwd);
+        ctx.loop_count = self.stop_guard.count(&ticket);
         let plan = self.admit(plan, &ctx, &session);
         let mut runs = self.run_plan(&plan, &ctx, cancel, progress.as_ref(), &session).await?;
+        crate::harness::settle_runs(&mut runs, &ctx.payload, ctx.loop_count);
         let rewake = delivered.iter().find_map(|d| d.rewake.clone());
         runs.extend(delivered.into_iter().map(|d| d.run));
         let mut outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical);
@@ -392,9 +418,9 @@ impl Runtime {
     ) -> Result<Vec<Run>, DispatchError> {
         let merged = self.close_token.child_token();
         let policy = &self.opts.policy;
-        let one = |hook: Arc<Hook>| {
+        let one = |hook: Arc<Hook>, tool_input: Option<Value>| {
             let started = hook.claude.is_async.then(|| self.start_async(hook.clone(), ctx, session));
-            let rctx = ctx.parts(policy, &hook).ctx(policy, &self.opts.shared, &merged);
+            let rctx = ctx.parts_with(policy, &hook, tool_input.as_ref()).ctx(policy, &self.opts.shared, &merged);
             async move {
                 match started {
                     Some(run) => Some(run),
@@ -402,17 +428,34 @@ impl Runtime {
                 }
             }
         };
+        let of = |order: Order| plan.iter().enumerate().filter(move |(_, h)| h.harness.order == order);
         let runs_fut = async {
+            let mut slots: Vec<Option<Run>> = (0..plan.len()).map(|_| None).collect();
             match self.opts.policy.concurrency {
-                Concurrency::Parallel => futures::future::join_all(plan.iter().cloned().map(one)).await,
-                Concurrency::Serial => {
-                    let mut v = Vec::with_capacity(plan.len());
-                    for h in plan.iter().cloned() {
-                        v.push(one(h).await);
+                Concurrency::Parallel => {
+                    let parallel = futures::future::join_all(
+                        of(Order::Parallel).map(|(i, h)| one(h.clone(), None).map(move |r| (i, r))),
+                    );
+                    let in_order = async {
+                        let mut v = Vec::new();
+                        for (i, h) in of(Order::InOrder) {
+                            v.push((i, one(h.clone(), None).await));
+                        }
+                        v
+                    };
+                    let chain = self.run_chain(of(Order::Chain).collect(), ctx, &one);
+                    let (a, b, c) = futures::join!(parallel, in_order, chain);
+                    for (i, r) in a.into_iter().chain(b).chain(c) {
+                        slots[i] = r;
                     }
-                    v
+                }
+                Concurrency::Serial => {
+                    for (i, h) in plan.iter().enumerate() {
+                        slots[i] = one(h.clone(), None).await;
+                    }
                 }
             }
+            slots
         };
         tokio::pin!(runs_fut);
         let results = tokio::select! {
@@ -430,6 +473,38 @@ impl Runtime {
             });
         }
         Ok(results.into_iter().flatten().collect())
+    }
+
+    /// Gemini `sequential`: each hook gets the `tool_input` the previous one returned (merged
+    /// into the arguments), and the first deny ends the chain.
+    async fn run_chain<F, Fut>(
+        &self,
+        hooks: Vec<(usize, &Arc<Hook>)>,
+        ctx: &DispatchCtx,
+        one: &F,
+    ) -> Vec<(usize, Option<Run>)>
+    where
+        F: Fn(Arc<Hook>, Option<Value>) -> Fut,
+        Fut: std::future::Future<Output = Option<Run>>,
+    {
+        let mut current = ctx.payload.get("tool_input").cloned();
+        let mut out = Vec::with_capacity(hooks.len());
+        for (i, h) in hooks {
+            let mut run = one(h.clone(), current.clone()).await;
+            if let Some(r) = run.as_mut() {
+                if let Some(u) = r.outcome.update_input.take() {
+                    let merged = crate::harness::gemini::merge_input(current.as_ref(), &u);
+                    r.outcome.update_input = Some(merged.clone());
+                    current = Some(merged);
+                }
+            }
+            let denied = run.as_ref().is_some_and(|r| r.outcome.decision == Some(crate::decode::Decision::Deny));
+            out.push((i, run));
+            if denied {
+                break;
+            }
+        }
+        out
     }
 
     /// Runs one hook alone on a payload, as `hookrt doctor` does (timeout capped at `cap`).

@@ -78,6 +78,12 @@ impl StopGuard {
         }
     }
 
+    /// How many Stops of this ticket's session (or subagent) in a row were blocked so far.
+    pub fn count(&self, ticket: &StopTicket) -> u32 {
+        let Some(key) = &ticket.key else { return 0 };
+        self.with(|m| m.get(key).copied().unwrap_or(0))
+    }
+
     /// Whether the previous Stop of this session was blocked.
     pub fn was_blocked(&self, session: &str) -> bool {
         self.with(|m| m.get(session).is_some_and(|n| *n > 0))

@@ -67,6 +67,18 @@ const FILES: &[&str] = &[
     "proj/.agents/hooks.json",
     "proj/.dsh-hooks.json",
     "home/.hermes/config.yaml",
+    "proj/.gemini/settings.json",
+    "proj/.cursor/hooks.json",
+    "proj/.github/hooks/a.json",
+    "proj/.windsurf/hooks.json",
+];
+
+/// The other harnesses' files with their own event names, for shaped trees.
+const HARNESS_FILES: &[(&str, Dialect)] = &[
+    ("proj/.gemini/settings.json", Dialect::Gemini),
+    ("proj/.cursor/hooks.json", Dialect::Cursor),
+    ("proj/.github/hooks/a.json", Dialect::Copilot),
+    ("proj/.windsurf/hooks.json", Dialect::Windsurf),
 ];
 
 fn load_with(files: &[(&str, Vec<u8>)]) -> usize {
@@ -76,7 +88,12 @@ fn load_with(files: &[(&str, Vec<u8>)]) -> usize {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, bytes).unwrap();
     }
-    let opts = LoadOptions { home: dir.path().join("home"), cwd: dir.path().join("proj"), ..Default::default() };
+    let opts = LoadOptions {
+        home: dir.path().join("home"),
+        cwd: dir.path().join("proj"),
+        system_dir: dir.path().join("etc"),
+        ..Default::default()
+    };
     let l = load(&opts);
     l.table.hooks().len() + l.diagnostics.len()
 }
@@ -102,18 +119,31 @@ proptest! {
     }
 
     #[test]
+    fn harness_files_shaped_like_theirs(which in 0..HARNESS_FILES.len(), ev in 0usize..30, entries in prop::collection::vec(json_value(), 0..4),
+                                        wrap in any::<bool>(), extra in json_value()) {
+        let (file, dialect) = HARNESS_FILES[which];
+        let names = dialect.event_names();
+        let event = names.get(ev).copied().unwrap_or("bogusEvent");
+        // Gemini nests entries in groups; the others list them directly.
+        let list = if wrap { serde_json::json!([{"matcher": extra, "sequential": true, "hooks": entries}]) } else { Value::Array(entries) };
+        let root = serde_json::json!({"version": 1, "hooksConfig": extra, "hooks": {event: list}});
+        load_with(&[(file, serde_json::to_vec(&root).unwrap())]);
+    }
+
+    #[test]
     fn config_text_of_every_dialect(bytes in prop::collection::vec(any::<u8>(), 0..400), which in 0..FILES.len()) {
         load_with(&[(FILES[which], bytes)]);
     }
 
     #[test]
     fn stdout_decoder(out in ".{0,200}", err in ".{0,50}", code in prop::option::of(-3i32..300), v in json_value(),
-                      as_json in any::<bool>(), ev in 0usize..10, d in 0usize..6) {
-        let dialects = [Dialect::Claude, Dialect::Codex, Dialect::Opencode, Dialect::Hermes, Dialect::Native, Dialect::Agents];
+                      as_json in any::<bool>(), ev in 0usize..CanonicalEvent::COUNT, d in 0usize..10) {
+        let dialects = [Dialect::Claude, Dialect::Codex, Dialect::Opencode, Dialect::Hermes, Dialect::Native, Dialect::Agents,
+                        Dialect::Gemini, Dialect::Cursor, Dialect::Copilot, Dialect::Windsurf];
         let stdout = if as_json { serde_json::to_string(&v).unwrap() } else { out };
         let o = decode(Raw { exit_code: code, stdout, stderr: err, truncated: false }, CanonicalEvent::ALL[ev], dialects[d]);
         prop_assert_eq!(o.exit_code, Some(code));
-        if code == Some(2) {
+        if o.decision == Some(hookrt::decode::Decision::Deny) {
             prop_assert!(o.reason.is_some());
         }
         serde_json::to_string(&o).unwrap();

@@ -93,7 +93,7 @@ fn every_canonical_event_and_decision_is_in_the_unions() {
     }
     assert_eq!(events.matches("\n  | '").count(), CanonicalEvent::ALL.len());
     let names = union("EventName");
-    for e in CanonicalEvent::ALL {
+    for e in CanonicalEvent::ALL.into_iter().filter(|e| e.in_claude()) {
         assert!(names.contains(&format!("'{}'", e.claude_name())), "{} missing from EventName", e.claude_name());
     }
     let decisions = union("Decision");

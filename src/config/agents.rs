@@ -2,8 +2,9 @@
 //! Stop}`, optionally wrapped in `{"hooks": ...}`. Commands run through the shell; timeouts are
 //! in milliseconds (default 5 s); `denyOnFailure` makes any failure a deny.
 
-use super::groups::{event_matcher, matcher_field, quote, FileCtx};
-use super::{Diagnostic, HandlerSpec, Hook, Severity};
+use super::entry::{self, Entry, LoadSink, Unit};
+use super::groups::FileCtx;
+use super::Severity;
 use crate::dialect::Dialect;
 use serde_json::{Map, Value};
 
@@ -11,99 +12,33 @@ use serde_json::{Map, Value};
 pub const DEFAULT_TIMEOUT: f64 = 5.0;
 
 /// Parses the hooks of an `.agents` file; returns how many were accepted.
-pub fn parse(ctx: &FileCtx, root: &Map<String, Value>, hooks: &mut Vec<Hook>, diags: &mut Vec<Diagnostic>) -> usize {
+pub fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
     let map = match root.get("hooks") {
         Some(Value::Object(m)) => m,
         _ => root,
     };
     let mut count = 0;
-    for (event, value) in map {
-        if event == "disableAllHooks" {
-            continue;
-        }
-        let Some((canonical, tool_result)) = Dialect::Agents.config_event(event) else {
-            diags.push(ctx.diag(Severity::Warning, None, format!("unknown event {} (ignored)", quote(event))));
+    for (event, value) in map.iter().filter(|(k, _)| *k != "disableAllHooks") {
+        let Some(spec) = Dialect::Agents.config_event(event) else {
+            sink.unknown_event(ctx, event);
             continue;
         };
         let Some(list) = value.as_array() else {
-            diags.push(ctx.diag(Severity::Error, Some(event), format!("{event}: must be an array of hooks")));
+            sink.file_diag(ctx, Severity::Error, Some(event), format!("{event}: must be an array of hooks"));
             continue;
         };
-        for (i, entry) in list.iter().enumerate() {
-            let at = format!("{event}[{i}]");
-            let diag = |sev, m: &str| ctx.diag(sev, Some(event), format!("{at}: {m}"));
-            let Some(o) = entry.as_object() else {
-                diags.push(diag(Severity::Error, "entry is not an object"));
-                continue;
-            };
-            let Some(command) = o.get("command").and_then(Value::as_str).filter(|c| !c.trim().is_empty()) else {
-                diags.push(diag(Severity::Error, "missing command"));
-                continue;
-            };
-            let mut matcher_text = match matcher_field(o) {
-                Ok(m) => m,
-                Err(e) => {
-                    diags.push(diag(Severity::Error, e));
-                    continue;
-                }
-            };
-            let matcher = match event_matcher(&mut matcher_text, canonical.has_subject(), Dialect::Agents) {
-                Ok((m, dropped)) => {
-                    if dropped {
-                        diags.push(diag(
-                            Severity::Warning,
-                            &format!("matcher has no effect on {event} (no matcher subject)"),
-                        ));
-                    }
-                    m
-                }
-                Err(e) => {
-                    diags.push(diag(Severity::Error, &e));
-                    continue;
-                }
-            };
-            let timeout = match o.get("timeoutMs") {
-                None | Some(Value::Null) => DEFAULT_TIMEOUT,
-                Some(v) => match v.as_f64() {
-                    Some(ms) if ms > 0.0 && ms.is_finite() => ms / 1000.0,
-                    _ => {
-                        diags.push(diag(Severity::Error, "timeoutMs must be a positive number of milliseconds"));
-                        DEFAULT_TIMEOUT
-                    }
-                },
-            };
-            let deny_on_failure = match o.get("denyOnFailure") {
-                None | Some(Value::Null) => false,
-                Some(Value::Bool(b)) => *b,
-                Some(_) => {
-                    diags.push(diag(Severity::Error, "denyOnFailure must be true or false"));
-                    false
-                }
-            };
-            hooks.push(Hook {
-                id: format!(
-                    "agents:{}:{}:{}:0",
-                    ctx.path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(),
-                    event,
-                    i
-                ),
-                dialect: Dialect::Agents,
-                event: event.clone(),
-                canonical,
-                tool_result,
-                matcher_text,
-                matcher,
-                handler: HandlerSpec::Shell { command: ctx.subst.apply(command), args: None, env: Vec::new() },
-                timeout: Some(timeout),
-                on_error: None,
-                deny_on_failure,
-                file: ctx.path.to_path_buf(),
-                enabled: true,
-                fail_closed: false,
-                claude: Default::default(),
-                env: Vec::new(),
-                origin: Default::default(),
-            });
+        for (i, v) in list.iter().enumerate() {
+            let Some(e) = Entry::read(ctx, event, format!("{event}[{i}]"), v, sink) else { continue };
+            let Some(command) = e.command(sink, &["command"]) else { continue };
+            let Some((matcher_text, matcher)) = e.matcher(sink, spec.0, None) else { continue };
+            let mut h = entry::hook(ctx, event, spec, &format!("{i}:0"), entry::shell(command, Vec::new()));
+            h.env = Vec::new();
+            h.origin = Default::default();
+            h.matcher_text = matcher_text;
+            h.matcher = matcher;
+            h.timeout = e.timeout(sink, "timeoutMs", Unit::Milliseconds, Some(DEFAULT_TIMEOUT));
+            h.deny_on_failure = e.flag(sink, "denyOnFailure");
+            sink.hooks.push(h);
             count += 1;
         }
     }

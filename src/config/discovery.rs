@@ -112,6 +112,45 @@ pub fn candidates(home: &Path, cwd: &Path) -> Vec<Candidate> {
     ]
 }
 
+/// The other harnesses' files, after the Claude family's: system, then home, then project,
+/// per harness in the order Gemini, Cursor, Copilot, Windsurf (Copilot's directories in name
+/// order; Gemini extensions after the settings files, with `${extensionPath}`).
+pub fn harness_candidates(home: &Path, cwd: &Path, system: &Path) -> Vec<Candidate> {
+    use Dialect::*;
+    use Scope::*;
+    let mut v = vec![
+        c(system.join("gemini-cli/settings.json"), Gemini, System),
+        c(home.join(".gemini/settings.json"), Gemini, Global),
+        c(cwd.join(".gemini/settings.json"), Gemini, Project),
+    ];
+    v.extend(sorted_dir(&home.join(".gemini/extensions")).into_iter().map(|dir| Candidate {
+        vars: vec![("extensionPath".into(), dir.display().to_string())],
+        ..c(dir.join("hooks/hooks.json"), Gemini, Global)
+    }));
+    v.extend([
+        c(system.join("cursor/hooks.json"), Cursor, System),
+        c(home.join(".cursor/hooks.json"), Cursor, Global),
+        c(cwd.join(".cursor/hooks.json"), Cursor, Project),
+    ]);
+    let json_files = |d: PathBuf| sorted_dir(&d).into_iter().filter(|p| p.extension().is_some_and(|e| e == "json"));
+    v.extend(json_files(home.join(".copilot/hooks")).map(|p| c(p, Copilot, Global)));
+    v.extend(json_files(cwd.join(".github/hooks")).map(|p| c(p, Copilot, Project)));
+    v.extend([
+        c(system.join("windsurf/hooks.json"), Windsurf, System),
+        c(home.join(".codeium/windsurf/hooks.json"), Windsurf, Global),
+        c(cwd.join(".windsurf/hooks.json"), Windsurf, Project),
+    ]);
+    v
+}
+
+/// A directory's entries in name order (none when it cannot be read).
+fn sorted_dir(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> =
+        std::fs::read_dir(dir).map(|r| r.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    v.sort();
+    v
+}
+
 /// Recognises the dialect of an explicitly named file from where it lives and what it holds
 /// (not from the base name alone: any `hooks.json` may be native, codex or claude).
 pub fn recognise(path: &Path, root: Option<&serde_json::Value>) -> Dialect {
@@ -129,6 +168,14 @@ pub fn recognise(path: &Path, root: Option<&serde_json::Value>) -> Dialect {
     if name.starts_with("opencode.json") {
         return Dialect::Opencode;
     }
+    let grandparent = path.parent().and_then(|p| p.parent()).and_then(|p| p.file_name()).and_then(|n| n.to_str());
+    match (parent, grandparent) {
+        (".gemini", _) => return Dialect::Gemini,
+        (".cursor", _) | ("cursor", _) => return Dialect::Cursor,
+        ("hooks", Some(".github" | ".copilot")) => return Dialect::Copilot,
+        (".windsurf", _) | ("windsurf", _) => return Dialect::Windsurf,
+        _ => {}
+    }
     if parent == ".codex" || name == "config.toml" {
         return Dialect::Codex;
     }
@@ -140,6 +187,17 @@ pub fn recognise(path: &Path, root: Option<&serde_json::Value>) -> Dialect {
     }
     if parent == ".agents" {
         return Dialect::Agents;
+    }
+    // Content: each harness's own event names.
+    if let Some(hooks) = obj.and_then(|o| o.get("hooks")).and_then(|h| h.as_object()) {
+        for d in crate::harness::HARNESSES {
+            let own = hooks.keys().any(|k| {
+                d.harness_event(k).is_some() && Dialect::Claude.config_event(k).is_none() && k != "preToolUse"
+            });
+            if own {
+                return d;
+            }
+        }
     }
     // Content: opencode spells events with dots, native with colons.
     if let Some(hooks) = obj.and_then(|o| o.get("hooks")).and_then(|h| h.as_object()) {
@@ -177,5 +235,12 @@ mod tests {
         );
         assert_eq!(recognise(Path::new("/x/hooks.json"), Some(&json!({"hooks":{"PreToolUse":[]}}))), Dialect::Claude);
         assert_eq!(recognise(Path::new("/x/.claude/settings.local.json"), None), Dialect::Claude);
+        assert_eq!(recognise(Path::new("/x/.gemini/settings.json"), None), Dialect::Gemini);
+        assert_eq!(recognise(Path::new("/x/.github/hooks/a.json"), None), Dialect::Copilot);
+        assert_eq!(recognise(Path::new("/x/.windsurf/hooks.json"), None), Dialect::Windsurf);
+        let cursor = json!({"version": 1, "hooks": {"beforeShellExecution": []}});
+        assert_eq!(recognise(Path::new("/x/hooks.json"), Some(&cursor)), Dialect::Cursor);
+        let gemini = json!({"hooks": {"BeforeTool": []}});
+        assert_eq!(recognise(Path::new("/x/hooks.json"), Some(&gemini)), Dialect::Gemini);
     }
 }

@@ -96,6 +96,10 @@ pub fn describe(dialect: Dialect, path: &Path) -> &'static str {
         Dialect::Hermes => "Hermes config.yaml",
         Dialect::Native => "hookrt hooks file",
         Dialect::Agents => ".agents hooks file",
+        Dialect::Gemini => "Gemini CLI settings",
+        Dialect::Cursor => "Cursor hooks.json",
+        Dialect::Copilot => "Copilot hooks file",
+        Dialect::Windsurf => "Windsurf hooks.json",
     }
 }
 
@@ -104,7 +108,8 @@ pub fn describe(dialect: Dialect, path: &Path) -> &'static str {
 pub fn is_dedicated_hooks_file(dialect: Dialect, path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     match dialect {
-        Dialect::Claude | Dialect::Opencode | Dialect::Hermes => false,
+        Dialect::Claude | Dialect::Opencode | Dialect::Hermes | Dialect::Gemini => false,
+        Dialect::Cursor | Dialect::Copilot | Dialect::Windsurf => true,
         Dialect::Codex => !name.ends_with(".toml"),
         Dialect::Native | Dialect::Agents => true,
     }

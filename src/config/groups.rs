@@ -164,6 +164,7 @@ pub fn parse_event_map(
                     claude,
                     env: ctx.env.to_vec(),
                     origin: ctx.origin,
+                    harness: Default::default(),
                 });
             }
         }

@@ -230,6 +230,7 @@ pub fn parse(
                 claude: Default::default(),
                 env: Vec::new(),
                 origin: Default::default(),
+                harness: Default::default(),
             });
             count += 1;
         }

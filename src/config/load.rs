@@ -2,9 +2,13 @@
 //! off switches (`disableAllHooks`, `HOOKS=0`).
 
 use super::discovery::{self, Candidate, PluginDir};
+use super::entry::LoadSink;
 use super::file::{self, ReadError};
 use super::groups::{self, FileCtx, Substitutions};
-use super::{agents, hermes, Diagnostic, Hook, HookTable, Loaded, Origin, Scope, Severity, Source};
+use super::{
+    agents, copilot, cursor, gemini, hermes, windsurf, Diagnostic, Hook, HookTable, Loaded, Origin, Scope, Severity,
+    Source,
+};
 use crate::dialect::Dialect;
 use crate::trust::{self, TrustStore};
 use serde_json::Value;
@@ -31,6 +35,8 @@ pub struct LoadOptions {
     pub accept_hooks: bool,
     /// Claude Code plugin roots given by the host (`plugins`, `--plugin DIR`).
     pub plugins: Vec<PluginDir>,
+    /// Machine-wide directory of Gemini, Cursor and Windsurf files (`/etc`).
+    pub system_dir: PathBuf,
     /// Claude Code managed settings; `None`: not read.
     pub managed_settings: Option<PathBuf>,
     /// Whether `if` rules are evaluated or reported and ignored.
@@ -61,6 +67,7 @@ pub fn load(opts: &LoadOptions) -> Loaded {
     }
     if opts.discover.unwrap_or(opts.config_path.is_none()) {
         list.extend(discovery::candidates(&opts.home, &opts.cwd));
+        list.extend(discovery::harness_candidates(&opts.home, &opts.cwd, &opts.system_dir));
     }
     if let Some(p) = &opts.config_path {
         let path = if p.is_absolute() { p.clone() } else { opts.cwd.join(p) };
@@ -191,7 +198,8 @@ fn load_file(
     if cand.origin == Origin::Managed {
         sw.managed_disabled = off == Some(true);
         sw.managed_only = obj.get("allowManagedHooksOnly") == Some(&Value::Bool(true));
-    } else if let Some(off) = off {
+    } else if let Some(off) = off.filter(|_| dialect != Dialect::Copilot) {
+        // Copilot's disableAllHooks speaks for its own file only (its parser skips the file).
         sw.disabled = Some(off);
     }
     if dialect == Dialect::Claude && cand.origin != Origin::Plugin {
@@ -214,7 +222,25 @@ fn load_file(
         Dialect::Hermes => {
             return (dialect, hermes::parse(&file_ctx("hooks"), obj, &opts.home, consent, hooks, diags, extra));
         }
-        Dialect::Agents => return (dialect, agents::parse(&file_ctx("hooks"), obj, hooks, diags)),
+        Dialect::Agents | Dialect::Gemini | Dialect::Cursor | Dialect::Copilot | Dialect::Windsurf => {
+            let first = hooks.len();
+            let mut sink = LoadSink { hooks, diagnostics: diags };
+            let ctx = file_ctx("hooks");
+            let n = match dialect {
+                Dialect::Gemini => gemini::parse(&ctx, obj, &mut sink),
+                Dialect::Cursor => cursor::parse(&ctx, obj, &mut sink),
+                Dialect::Copilot => copilot::parse(&ctx, obj, &mut sink),
+                Dialect::Windsurf => windsurf::parse(&ctx, obj, &mut sink),
+                _ => agents::parse(&ctx, obj, &mut sink),
+            };
+            if n == 0 && !obj.contains_key("hooks") && dialect != Dialect::Agents && dialect != Dialect::Gemini {
+                diags.push(file_diag(&cand.path, "config has no \"hooks\" object".into()));
+            }
+            if dialect == Dialect::Gemini && cand.scope == Scope::Project && opts.require_approval {
+                gemini::keep_trusted(hooks, first, &opts.home, &opts.cwd, diags);
+            }
+            return (dialect, n);
+        }
         _ => {}
     }
     let member = if dialect == Dialect::Native && !obj.contains_key("hooks") { "events" } else { "hooks" };

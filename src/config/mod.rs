@@ -5,12 +5,17 @@
 //! fails: a broken file only adds [`Diagnostic`]s.
 
 pub mod agents;
+pub mod copilot;
+pub mod cursor;
 pub mod discovery;
+pub mod entry;
 pub mod file;
+pub mod gemini;
 pub mod groups;
 pub mod hermes;
 pub mod load;
 pub mod table;
+pub mod windsurf;
 
 use crate::dialect::{Dialect, HandlerKind};
 use crate::event::{CanonicalEvent, ToolResult};
@@ -52,6 +57,8 @@ pub enum Scope {
     Plugin,
     /// Claude Code managed (policy) settings.
     Managed,
+    /// A machine-wide file of another harness (`/etc/gemini-cli/settings.json`, ...).
+    System,
 }
 
 impl Scope {
@@ -63,6 +70,7 @@ impl Scope {
             Scope::Explicit => "explicit",
             Scope::Plugin => "plugin",
             Scope::Managed => "managed",
+            Scope::System => "system",
         }
     }
 }
@@ -225,6 +233,35 @@ pub struct Hook {
     /// Where the hook came from beyond its file (a plugin, managed settings); hooks of
     /// different origins are never de-duplicated against each other, as in Claude.
     pub origin: Origin,
+    /// What the other harnesses' files add: tool classes, run order, names, loop limits.
+    pub harness: HarnessFields,
+}
+
+/// How the hooks of one event run relative to each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Order {
+    /// Concurrently (every dialect but the two below).
+    #[default]
+    Parallel,
+    /// One after the other, each getting the `tool_input` the previous one returned, stopping
+    /// at the first deny (Gemini `sequential: true`).
+    Chain,
+    /// One after the other, in file order (Copilot).
+    InOrder,
+}
+
+/// Per-hook settings of Gemini, Cursor, Copilot and Windsurf files.
+#[derive(Debug, Clone, Default)]
+pub struct HarnessFields {
+    /// The hook is for one class of tools (`beforeShellExecution`, `pre_write_code`).
+    pub class: Option<crate::harness::tools::ToolClass>,
+    pub order: Order,
+    /// Gemini's `name` (what `hooksConfig.disabled` and trust fingerprints refer to).
+    pub name: Option<String>,
+    /// Cursor's `loop_limit` for `followup_message` (`None`: unlimited).
+    pub loop_limit: Option<u32>,
+    /// Copilot's per-hook `cwd` (relative to the project directory).
+    pub cwd: Option<String>,
 }
 
 /// Claude Code's per-hook fields beyond the handler (all dialects that tolerate extra keys).

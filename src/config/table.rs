@@ -2,6 +2,7 @@
 
 use super::Hook;
 use crate::event::{CanonicalEvent, DispatchEvent};
+use crate::harness::tools;
 use std::sync::Arc;
 
 /// All hooks in configuration order, indexed by canonical event.
@@ -43,17 +44,29 @@ impl HookTable {
             Some(v) if !self.disabled => v,
             _ => &[],
         };
+        // Dispatched as `beforeShellExecution` without a tool name: the tool is the class's.
+        let subject = subject.or_else(|| ev.class.map(tools::class_matcher_name));
+        let class = ev.class.or_else(|| subject.and_then(tools::class_of));
         idx.iter().map(|&i| &self.hooks[i]).filter(move |h| {
             h.enabled
                 && h.tool_result.admits(ev.result)
-                && if self.case_insensitive_literals
-                    && h.dialect.matcher_style() == crate::dialect::MatcherStyle::LiteralOrRegex
-                {
-                    h.matcher.matches_ignoring_case(subject)
-                } else {
-                    h.matcher.matches(subject)
-                }
+                && h.harness.class.is_none_or(|c| class == Some(c))
+                && self.matches(h, subject)
         })
+    }
+
+    /// A hook's matcher against the subject; the other harnesses' hooks also see the tool
+    /// under their own name (`Bash` is `run_shell_command` to a Gemini matcher).
+    fn matches(&self, h: &Hook, subject: Option<&str>) -> bool {
+        if crate::harness::HARNESSES.contains(&h.dialect) {
+            return h.matcher.matches(subject)
+                || subject.and_then(|s| tools::spelling(h.dialect, s)).is_some_and(|t| h.matcher.matches(Some(t)));
+        }
+        if self.case_insensitive_literals && h.dialect.matcher_style() == crate::dialect::MatcherStyle::LiteralOrRegex {
+            h.matcher.matches_ignoring_case(subject)
+        } else {
+            h.matcher.matches(subject)
+        }
     }
 
     /// The hooks that run for a dispatch, in configuration order.

@@ -48,6 +48,8 @@ impl Project {
             reap_orphans: Some(true),
             // Never the machine's own /etc/claude-code/managed-settings.json.
             managed_settings_path: Some(self.path("managed-settings.json")),
+            // Never the machine's own /etc/cursor, /etc/gemini-cli, /etc/windsurf.
+            system_dir: Some(self.path("etc")),
             ..Default::default()
         }
     }

@@ -1,0 +1,64 @@
+// Gemini CLI, Cursor, Copilot and Windsurf files through the JS API, `hookrt listen` and
+// `hookrt convert` (the Rust tests in tests/harnesses.rs cover each dialect in depth).
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
+import { project, answer, bin } from './helpers.mjs'
+
+const require = createRequire(import.meta.url)
+const { createRuntime } = require('../wrapper.js')
+
+test('JS API: a Claude-spelt dispatch runs Gemini and Cursor hooks; their own spellings dispatch too', async (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.write('proj/.gemini/settings.json', {
+    hooks: { BeforeTool: [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: `cat > ${p.path('g.in')}; ${answer({ hookSpecificOutput: { tool_input: { command: 'ls -a' } } })}` }] }] },
+  })
+  p.write('home/.cursor/hooks.json', { version: 1, hooks: { beforeShellExecution: [{ command: answer({ permission: 'ask', user_message: 'really?' }) }] } })
+  const rt = createRuntime(p.options())
+  t.after(() => rt.close())
+  const r = await rt.dispatch('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls', description: 'd' } })
+  assert.equal(r.outcome.decision, 'ask')
+  assert.deepEqual(r.outcome.updateInputs, [{ command: 'ls -a', description: 'd' }])
+  assert.deepEqual(r.runs.map((x) => x.hook.dialect), ['gemini', 'cursor'])
+  assert.equal(JSON.parse(readFileSync(p.path('g.in'), 'utf8')).tool_name, 'run_shell_command')
+  const own = await rt.dispatch('beforeShellExecution', { command: 'ls' })
+  assert.deepEqual(own.runs.map((x) => x.hook.dialect), ['gemini', 'cursor'])
+  assert.equal((await rt.dispatch('PreToolUse', { tool_name: 'Grep' })).runs.length, 0)
+})
+
+test('listen: Copilot exit 2 warns on agentStop and denies on preToolUse', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.write('proj/.github/hooks/a.json', {
+    version: 1,
+    hooks: {
+      agentStop: [{ type: 'command', bash: 'echo just a warning >&2; exit 2' }],
+      preToolUse: [{ type: 'command', matcher: 'bash', bash: 'echo no shell >&2; exit 2' }],
+    },
+  })
+  const lines = [
+    { id: 1, op: 'dispatch', event: 'Stop', payload: { session_id: 's' } },
+    { id: 2, op: 'dispatch', event: 'PreToolUse', payload: { tool_name: 'Bash' } },
+  ].map((l) => JSON.stringify(l)).join('\n') + '\n'
+  const r = spawnSync(bin, ['listen', '--cwd', p.path('proj'), '--home', p.path('home'), '--managed-settings', p.path('m.json'), '--system-dir', p.path('etc')], { input: lines, encoding: 'utf8' })
+  assert.equal(r.status, 0, r.stderr)
+  const out = Object.fromEntries(r.stdout.trim().split('\n').map((l) => JSON.parse(l)).map((l) => [l.id, l]))
+  assert.equal(out[1].outcome.decision, 'none', JSON.stringify(out[1]))
+  assert.equal(out[1].runs[0].outcome.exitCode, 2)
+  assert.equal(out[2].outcome.decision, 'deny', JSON.stringify(out[2]))
+  assert.equal(out[2].outcome.reason, 'no shell')
+})
+
+test('convert: Claude seconds become Gemini milliseconds; warnings on stderr', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  const src = JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh', timeout: 5 }] }], WorktreeCreate: [{ hooks: [{ command: 'w.sh' }] }] } })
+  const r = spawnSync(bin, ['convert', '--from', 'claude', '--to', 'gemini', '-'], { input: src, encoding: 'utf8' })
+  assert.equal(r.status, 0, r.stderr)
+  const v = JSON.parse(r.stdout)
+  assert.deepEqual(v.hooks.BeforeTool, [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: 'guard.sh', timeout: 5000 }] }])
+  assert.match(r.stderr, /^warning: .*gemini has no worktree:create event; not converted$/m)
+})

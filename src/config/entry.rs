@@ -1,0 +1,234 @@
+//! One reader for hook entries, shared by the dialects whose files list hooks per event
+//! (`.agents`, Gemini, Cursor, Copilot, Windsurf): where diagnostics go ([`LoadSink`]), how an
+//! entry's matcher, timeout, flags and command are read ([`Entry`]), and the hook it becomes
+//! ([`hook`]).
+
+use super::groups::{event_matcher, quote, FileCtx};
+use super::{Diagnostic, HandlerSpec, Hook, Severity};
+use crate::event::{CanonicalEvent, ToolResult};
+use crate::matcher::Matcher;
+use serde_json::{Map, Value};
+
+/// Where a file's hooks and problems go.
+pub struct LoadSink<'a> {
+    pub hooks: &'a mut Vec<Hook>,
+    pub diagnostics: &'a mut Vec<Diagnostic>,
+}
+
+impl LoadSink<'_> {
+    /// A problem with the file as a whole, or with one event (`event`).
+    pub fn file_diag(&mut self, ctx: &FileCtx, severity: Severity, event: Option<&str>, message: String) {
+        self.diagnostics.push(ctx.diag(severity, event, message));
+    }
+
+    /// An event name the dialect does not have, with a did-you-mean hint.
+    pub fn unknown_event(&mut self, ctx: &FileCtx, event: &str) {
+        let hint = did_you_mean(event, &ctx.dialect.event_names());
+        self.file_diag(ctx, Severity::Warning, None, format!("unknown event {} (ignored{hint})", quote(event)));
+    }
+}
+
+/// `; did you mean "X"?` when a known name is close to the unknown one.
+pub fn did_you_mean(name: &str, known: &[&str]) -> String {
+    super::hermes::did_you_mean(name, known).map(|k| format!("; did you mean {}?", quote(&k))).unwrap_or_default()
+}
+
+/// Walks a file that lists hook entries directly under each event (`{"hooks": {"stop":
+/// [entry, …]}}`: Cursor, Copilot, Windsurf): unknown events and non-arrays are reported, and `f`
+/// gets each entry with its event and index. Returns how many entries `f` accepted.
+pub fn each_entry(
+    ctx: &FileCtx,
+    map: &Map<String, Value>,
+    sink: &mut LoadSink,
+    mut f: impl FnMut(crate::harness::EventSpec, &Entry, usize, &mut LoadSink) -> bool,
+) -> usize {
+    let mut count = 0;
+    for (event, value) in map {
+        let Some(spec) = ctx.dialect.harness_event(event) else {
+            sink.unknown_event(ctx, event);
+            continue;
+        };
+        let Some(list) = value.as_array() else {
+            sink.file_diag(ctx, Severity::Error, Some(event), format!("hooks[{event}]: must be an array of hooks"));
+            continue;
+        };
+        for (i, v) in list.iter().enumerate() {
+            if let Some(e) = Entry::read(ctx, event, format!("hooks[{event}][{i}]"), v, sink) {
+                count += usize::from(f(spec, &e, i, sink));
+            }
+        }
+    }
+    count
+}
+
+/// Timeout units of the dialects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Seconds,
+    Milliseconds,
+}
+
+/// One hook entry being read.
+pub struct Entry<'a> {
+    pub ctx: &'a FileCtx<'a>,
+    pub event: &'a str,
+    /// Where the entry is, for messages: `hooks[BeforeTool][0].hooks[1]`.
+    pub at: String,
+    pub obj: &'a Map<String, Value>,
+}
+
+impl<'a> Entry<'a> {
+    /// The entry at `at`, when it is an object (otherwise reported).
+    pub fn read(ctx: &'a FileCtx<'a>, event: &'a str, at: String, v: &'a Value, sink: &mut LoadSink) -> Option<Self> {
+        match v.as_object() {
+            Some(obj) => Some(Entry { ctx, event, at, obj }),
+            None => {
+                sink.diagnostics.push(ctx.diag(Severity::Error, Some(event), format!("{at}: entry is not an object")));
+                None
+            }
+        }
+    }
+
+    pub fn diag(&self, sink: &mut LoadSink, severity: Severity, message: &str) {
+        sink.diagnostics.push(self.ctx.diag(severity, Some(self.event), format!("{}: {message}", self.at)));
+    }
+
+    /// A string field; a present non-string is reported.
+    pub fn string(&self, sink: &mut LoadSink, key: &str) -> Option<String> {
+        match self.obj.get(key) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(_) => {
+                self.diag(sink, Severity::Error, &format!("{key} must be a string"));
+                None
+            }
+        }
+    }
+
+    /// A boolean field (default false); a present non-boolean is reported.
+    pub fn flag(&self, sink: &mut LoadSink, key: &str) -> bool {
+        match self.obj.get(key) {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => {
+                self.diag(sink, Severity::Error, &format!("{key} must be true or false"));
+                false
+            }
+        }
+    }
+
+    /// The command to run: the first non-blank string among `keys`, with the file's
+    /// substitutions applied; `None` (reported) when there is none.
+    pub fn command(&self, sink: &mut LoadSink, keys: &[&str]) -> Option<String> {
+        let found = keys.iter().find_map(|k| self.obj.get(*k).and_then(Value::as_str).filter(|c| !c.trim().is_empty()));
+        if found.is_none() {
+            self.diag(sink, Severity::Error, &format!("missing {}", keys.join(" or ")));
+        }
+        found.map(|c| self.ctx.subst.apply(c))
+    }
+
+    /// The timeout at `key` in `unit`, returned in seconds: `default` when absent, reported
+    /// and `default` when not a positive number.
+    pub fn timeout(&self, sink: &mut LoadSink, key: &str, unit: Unit, default: Option<f64>) -> Option<f64> {
+        let per_sec = if unit == Unit::Milliseconds { 1000.0 } else { 1.0 };
+        match self.obj.get(key) {
+            None | Some(Value::Null) => default,
+            Some(v) => match v.as_f64() {
+                Some(t) if t > 0.0 && t.is_finite() => Some(t / per_sec),
+                _ => {
+                    let unit = if unit == Unit::Milliseconds { "milliseconds" } else { "seconds" };
+                    self.diag(sink, Severity::Error, &format!("{key} must be a positive number of {unit}"));
+                    default
+                }
+            },
+        }
+    }
+
+    /// The entry's `matcher`: compiled with the dialect's rule (or `compile` when given), dropped
+    /// with a warning where the event has no subject. `None`: reported, the entry is dropped.
+    pub fn matcher(
+        &self,
+        sink: &mut LoadSink,
+        canonical: CanonicalEvent,
+        compile: Option<fn(&str) -> Matcher>,
+    ) -> Option<(Option<String>, Matcher)> {
+        let mut text = match self.obj.get("matcher") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(_) => {
+                self.diag(sink, Severity::Error, "matcher must be a string");
+                return None;
+            }
+        };
+        if let (Some(f), Some(t)) = (compile, text.as_deref()) {
+            return Some((text.clone(), f(t)));
+        }
+        match event_matcher(&mut text, canonical.has_subject(), self.ctx.dialect) {
+            Ok((m, dropped)) => {
+                if dropped {
+                    self.diag(
+                        sink,
+                        Severity::Warning,
+                        &format!("matcher has no effect on {} (no matcher subject)", self.event),
+                    );
+                }
+                Some((text, m))
+            }
+            Err(e) => {
+                self.diag(sink, Severity::Error, &e);
+                None
+            }
+        }
+    }
+}
+
+/// A hook of `ctx`'s file with every optional field at its default; `index` makes the id
+/// (`<dialect>:<file>:<event>:<index>`).
+pub fn hook(
+    ctx: &FileCtx,
+    event: &str,
+    (canonical, tool_result): (CanonicalEvent, ToolResult),
+    index: &str,
+    handler: HandlerSpec,
+) -> Hook {
+    let base = ctx.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    Hook {
+        id: format!("{}:{base}:{event}:{index}", ctx.dialect.as_str()),
+        dialect: ctx.dialect,
+        event: event.to_owned(),
+        canonical,
+        tool_result,
+        matcher_text: None,
+        matcher: Matcher::All,
+        handler,
+        timeout: None,
+        on_error: None,
+        deny_on_failure: false,
+        file: ctx.path.to_path_buf(),
+        enabled: true,
+        fail_closed: false,
+        claude: Default::default(),
+        env: ctx.env.to_vec(),
+        origin: ctx.origin,
+        harness: Default::default(),
+    }
+}
+
+/// A shell hook's handler: `command` through the shell, with the entry's `env` map.
+pub fn shell(command: String, env: Vec<(String, String)>) -> HandlerSpec {
+    HandlerSpec::Shell { command, args: None, env }
+}
+
+/// An entry's `env` object of strings (reported and empty when it is something else).
+pub fn env_map(e: &Entry, sink: &mut LoadSink) -> Vec<(String, String)> {
+    match e.obj.get("env") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Object(m)) if m.values().all(Value::is_string) => {
+            m.iter().filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), e.ctx.subst.apply(s)))).collect()
+        }
+        Some(_) => {
+            e.diag(sink, Severity::Error, "env must be an object of strings");
+            Vec::new()
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Tool names across harnesses: each one spells the same tools differently (`Bash`,
+//! `run_shell_command`, `bash`, `Shell`), and some declare hooks for a class of tools instead of
+//! a name (Cursor's `beforeShellExecution`, Windsurf's `pre_write_code`). One table, used by
+//! planning (a `Bash` dispatch reaches a Gemini `run_shell_command` matcher), by the hook's
+//! stdin (a Gemini hook reads Gemini's name) and by `hookrt convert`.
+
+use crate::dialect::Dialect;
+use serde::Serialize;
+
+/// A class of tools some harnesses hook as a whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolClass {
+    /// Shell commands (`Bash`).
+    Shell,
+    /// Reading a file (`Read`).
+    Read,
+    /// Writing or editing a file (`Write`, `Edit`).
+    Write,
+    /// Any MCP server's tool (`mcp__server__tool`).
+    Mcp,
+}
+
+/// One tool: Claude's name (hookrt's reference spelling), then the other harnesses'.
+struct Tool {
+    claude: &'static str,
+    class: Option<ToolClass>,
+    gemini: &'static [&'static str],
+    copilot: &'static [&'static str],
+    cursor: &'static [&'static str],
+}
+
+const fn t(
+    claude: &'static str,
+    class: Option<ToolClass>,
+    gemini: &'static [&'static str],
+    copilot: &'static [&'static str],
+    cursor: &'static [&'static str],
+) -> Tool {
+    Tool { claude, class, gemini, copilot, cursor }
+}
+
+use ToolClass::*;
+
+/// The first spelling in each list is the one written by `convert` and sent on stdin.
+const TOOLS: &[Tool] = &[
+    t("Bash", Some(Shell), &["run_shell_command"], &["bash", "powershell"], &["Shell"]),
+    t("Read", Some(Read), &["read_file", "read_many_files"], &["view"], &["Read"]),
+    t("Write", Some(Write), &["write_file"], &["create"], &["Write"]),
+    t("Edit", Some(Write), &["replace"], &["edit", "str_replace_editor", "apply_patch"], &["Edit"]),
+    t("MultiEdit", Some(Write), &[], &[], &["MultiEdit"]),
+    t("NotebookEdit", Some(Write), &[], &[], &["NotebookEdit"]),
+    t("Grep", None, &["search_file_content", "grep_search"], &["grep", "rg"], &["Grep"]),
+    t("Glob", None, &["glob"], &["glob"], &["Glob"]),
+    t("LS", None, &["list_directory"], &[], &["LS"]),
+    t("WebFetch", None, &["web_fetch"], &["web_fetch"], &["WebFetch"]),
+    t("WebSearch", None, &["google_web_search"], &["web_search"], &["WebSearch"]),
+    t("TodoWrite", None, &["write_todos"], &["update_todo"], &["TodoWrite"]),
+    t("Task", None, &[], &["task"], &["Task"]),
+    t("AskUserQuestion", None, &[], &["ask_user"], &[]),
+];
+
+fn names(tool: &Tool, dialect: Dialect) -> &'static [&'static str] {
+    match dialect {
+        Dialect::Gemini => tool.gemini,
+        Dialect::Copilot => tool.copilot,
+        Dialect::Cursor => tool.cursor,
+        _ => &[],
+    }
+}
+
+fn find(name: &str) -> Option<&'static Tool> {
+    TOOLS
+        .iter()
+        .find(|t| t.claude == name || t.gemini.contains(&name) || t.copilot.contains(&name) || t.cursor.contains(&name))
+}
+
+/// Claude's name of a tool spelled by any harness (`run_shell_command` → `Bash`); unknown
+/// names are their own Claude name.
+pub fn claude_name(name: &str) -> &str {
+    find(name).map(|t| t.claude).unwrap_or(name)
+}
+
+/// How `dialect` spells a tool, when it differs from the name given.
+pub fn spelling(dialect: Dialect, name: &str) -> Option<&'static str> {
+    if !matches!(dialect, Dialect::Gemini | Dialect::Copilot | Dialect::Cursor) {
+        return find(name).map(|t| t.claude).filter(|c| *c != name);
+    }
+    let tool = find(name)?;
+    names(tool, dialect).first().copied().filter(|n| *n != name)
+}
+
+/// The class of a tool, from any harness's spelling.
+pub fn class_of(name: &str) -> Option<ToolClass> {
+    if name.starts_with("mcp__") || name.starts_with("MCP:") {
+        return Some(ToolClass::Mcp);
+    }
+    find(name).and_then(|t| t.class)
+}
+
+/// The tool a class stands for when a dispatch names no tool (`beforeShellExecution` → `Bash`).
+pub fn class_matcher_name(class: ToolClass) -> &'static str {
+    match class {
+        ToolClass::Shell => "Bash",
+        ToolClass::Read => "Read",
+        ToolClass::Write => "Write",
+        ToolClass::Mcp => "mcp__",
+    }
+}
+
+/// Claude's names of the tools in a class (for `convert`, which writes class hooks as matchers).
+pub fn class_matcher(class: ToolClass) -> &'static str {
+    match class {
+        ToolClass::Shell => "Bash",
+        ToolClass::Read => "Read",
+        ToolClass::Write => "Write|Edit|MultiEdit|NotebookEdit",
+        ToolClass::Mcp => "mcp__.*",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spellings_round_trip_through_claude_names() {
+        assert_eq!(spelling(Dialect::Gemini, "Bash"), Some("run_shell_command"));
+        assert_eq!(spelling(Dialect::Copilot, "Write"), Some("create"));
+        assert_eq!(spelling(Dialect::Claude, "run_shell_command"), Some("Bash"));
+        assert_eq!(spelling(Dialect::Gemini, "run_shell_command"), None);
+        assert_eq!(claude_name("view"), "Read");
+        assert_eq!(claude_name("Frobnicate"), "Frobnicate");
+        assert_eq!(class_of("replace"), Some(ToolClass::Write));
+        assert_eq!(class_of("mcp__github__issue"), Some(ToolClass::Mcp));
+        assert_eq!(class_of("Grep"), None);
+    }
+}
