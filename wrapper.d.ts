@@ -186,6 +186,16 @@ export interface RuntimeOptions {
    */
   systemDir?: string
   /**
+   * Execution history (also `$HOOKRT_HISTORY=FILE`): one JSON line per dispatch that ran a
+   * hook — event, decision, and per run the hook id, its file, matcher, decision, exit code,
+   * start and duration, the first 2 KB of stdout and stderr. Written by a background thread
+   * that never delays a dispatch (a full queue drops lines and counts them); rotated to
+   * `<path>.1` at `maxBytes` (default 10 MiB). The payload is written only with
+   * `payloads: true`; values of variables removed by `stripSecrets` never are. Read it with
+   * `hookrt history`.
+   */
+  history?: { path: string; maxBytes?: number; payloads?: boolean }
+  /**
    * Longest single context or message kept, in characters; longer ones are cut with a
    * marker saying how much was cut. Default 10,000, Claude Code's limit.
    */

@@ -97,6 +97,30 @@ async function fiveSleepers() {
   rmSync(one.dir, { recursive: true, force: true })
 }
 
+/** Execution history on vs off, interleaved in one run: no-match and one matched `true` hook. */
+async function historyCost() {
+  const p = projectWith({ PreToolUse: [{ matcher: 'Bash', hooks: [{ command: 'true' }] }] })
+  const off = createRuntime({ cwd: p.cwd, homeDir: p.home })
+  const on = createRuntime({ cwd: p.cwd, homeDir: p.home, history: { path: join(p.dir, 'history.jsonl') } })
+  const bash = { ...payload, tool_name: 'Bash' }
+  const n = quick ? 50_000 : 300_000
+  let [a, b] = [0, 0]
+  for (let round = 0; round < 3; round++) {
+    a += await timeSeq(n / 3, () => off.dispatch('PreToolUse', payload))
+    b += await timeSeq(n / 3, () => on.dispatch('PreToolUse', payload))
+  }
+  report('no-match dispatch with history on', 1000 / (b / 3), 'ops/s', 'history off', 1000 / (a / 3), a / b, '>= 0.95')
+  const m = quick ? 60 : 300
+  ;[a, b] = [0, 0]
+  for (let round = 0; round < 3; round++) {
+    a += await timeSeq(m / 3, () => off.dispatch('PreToolUse', bash))
+    b += await timeSeq(m / 3, () => on.dispatch('PreToolUse', bash))
+  }
+  report('one matched `true` hook with history on', b / 3, 'ms', 'history off', a / 3, b / a, '<= 1.05')
+  on.close()
+  rmSync(p.dir, { recursive: true, force: true })
+}
+
 /** Pipes `lines` into a command and resolves with wall seconds and the answer count. */
 function pipeThrough(cmd, args, lines) {
   return new Promise((resolve, reject) => {
@@ -219,3 +243,4 @@ await fiveSleepers()
 await listenThroughput()
 await listenTrueHooks(raw)
 await workerHook()
+await historyCost()

@@ -68,6 +68,9 @@ struct Shared {
     /// Claude Code managed settings file (default /etc/claude-code/managed-settings.json).
     #[arg(long, global = true, value_name = "FILE")]
     managed_settings: Option<PathBuf>,
+    /// Write execution history (one JSON line per dispatch that ran a hook) to FILE.
+    #[arg(long, global = true, value_name = "FILE")]
+    history: Option<PathBuf>,
     /// Where machine-wide Gemini, Cursor and Windsurf hook files live (default /etc).
     #[arg(long, global = true, value_name = "DIR")]
     system_dir: Option<PathBuf>,
@@ -133,6 +136,33 @@ enum Command {
         #[arg(value_name = "FILE|-", default_value = "-")]
         file: String,
     },
+    /// Show execution history: a table (newest last), JSON lines, a live tail, or a timeline page.
+    History {
+        /// The history file (default: --history, then $HOOKRT_HISTORY).
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+        #[arg(long, value_name = "SESSION")]
+        session: Option<String>,
+        /// An event as dispatched or its canonical name.
+        #[arg(long, value_name = "EVENT")]
+        event: Option<String>,
+        /// Runs whose hook id or file contains TEXT.
+        #[arg(long, value_name = "TEXT")]
+        hook: Option<String>,
+        #[arg(long, value_name = "DECISION")]
+        decision: Option<String>,
+        /// Only the newest N dispatches.
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
+        /// Keep printing lines as they are written (like tail -f).
+        #[arg(long)]
+        follow: bool,
+        #[arg(long)]
+        json: bool,
+        /// Write a self-contained timeline page instead of printing.
+        #[arg(long, value_name = "OUT")]
+        html: Option<PathBuf>,
+    },
     /// Print the version.
     Version,
     /// Print help.
@@ -189,6 +219,11 @@ impl Shared {
                 .collect(),
             managed_settings_path: self.managed_settings.clone(),
             system_dir: self.system_dir.clone(),
+            history: self.history.clone().map(|path| crate::history::HistoryOptions {
+                path,
+                max_bytes: None,
+                payloads: false,
+            }),
             context_cap: self.context_cap,
             fail_closed: self.fail_closed.clone(),
             if_rules,
@@ -209,6 +244,58 @@ pub async fn main(argv: Vec<String>, shutdown: CancellationToken) -> i32 {
     let mut out = std::io::stdout();
     let mut err = std::io::stderr();
     run(argv, shutdown, Io { out: &mut out, err: &mut err }).await
+}
+
+/// `hookrt history`: the table, JSON lines, `--follow` or `--html`.
+async fn history(
+    file: &std::path::Path,
+    filter: &crate::history::view::Filter,
+    (follow, json, html): (bool, bool, Option<PathBuf>),
+    io: Io<'_>,
+    shutdown: &CancellationToken,
+) -> i32 {
+    use crate::history::view;
+    use std::io::IsTerminal;
+    let color = !json && std::io::stdout().is_terminal();
+    if follow {
+        let _ = writeln!(io.err, "following {} (Ctrl-C to stop)", file.display());
+        return match view::follow(file, filter, (json, color), io.out, shutdown).await {
+            Ok(()) => 0,
+            Err(e) => {
+                let _ = writeln!(io.err, "hookrt: {e}");
+                1
+            }
+        };
+    }
+    if !file.exists() && !crate::history::rotated(file).exists() {
+        let _ = writeln!(io.err, "hookrt: no history at {}", file.display());
+        return 1;
+    }
+    let (records, skipped) = view::read(file);
+    if skipped > 0 {
+        let _ = writeln!(io.err, "hookrt: skipped {skipped} broken line(s) in {}", file.display());
+    }
+    let records = view::select(records, filter);
+    if let Some(out) = html {
+        return match std::fs::write(&out, crate::history::html::page(&records)) {
+            Ok(()) => {
+                let runs: usize = records.iter().map(|r| r.runs.len()).sum();
+                let _ = writeln!(io.err, "wrote {} ({} dispatch(es), {runs} run(s))", out.display(), records.len());
+                0
+            }
+            Err(e) => {
+                let _ = writeln!(io.err, "hookrt: cannot write {}: {e}", out.display());
+                1
+            }
+        };
+    }
+    if !json {
+        let _ = writeln!(io.out, "{}", view::HEADER);
+    }
+    match view::print(io.out, &records, json, color) {
+        Ok(()) => 0,
+        Err(_) => 1,
+    }
 }
 
 /// `hookrt convert`: stdin input is copied to a private temporary file first, so the loader
@@ -285,6 +372,16 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> 
             return 0;
         }
         Some(Command::Convert { from, to, file }) => return convert(&from, &to, &file, io),
+        Some(Command::History { file, session, event, hook, decision, limit, follow, json, html }) => {
+            let file =
+                file.or(cli.shared.history.clone()).or_else(|| std::env::var_os("HOOKRT_HISTORY").map(PathBuf::from));
+            let Some(file) = file else {
+                let _ = writeln!(io.err, "hookrt: no history file: pass --file, --history or set HOOKRT_HISTORY");
+                return 1;
+            };
+            let filter = crate::history::view::Filter { session, event, hook, decision, limit };
+            return history(&file, &filter, (follow, json, html), io, &shutdown).await;
+        }
         Some(c) => c,
     };
     let rt = match Runtime::new(&cli.shared.options(matches!(command, Command::Listen))) {
@@ -294,10 +391,10 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> 
             return 1;
         }
     };
-    match command {
+    let code = match command {
         Command::Listen => {
             rt.warm_workers().await;
-            let ended = listen::serve(rt, std::io::stdin(), std::io::stdout(), shutdown).await;
+            let ended = listen::serve(rt.clone(), std::io::stdin(), std::io::stdout(), shutdown).await;
             // Every request is answered: no worker may outlive the server.
             crate::handler::worker::kill_all_now();
             match ended {
@@ -406,8 +503,11 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> 
                 0
             }
         }
-        Command::Version | Command::Help | Command::Convert { .. } => 0,
-    }
+        Command::Version | Command::Help | Command::Convert { .. } | Command::History { .. } => 0,
+    };
+    // The last dispatches' history lines are written before the process exits.
+    rt.flush_history();
+    code
 }
 
 fn trust(rt: &Runtime, action: TrustAction, io: Io<'_>) -> i32 {

@@ -27,6 +27,9 @@ pub struct Run {
     /// An `async` hook: started in the background, or (with an outcome) finished since.
     #[serde(rename = "async", skip_serializing_if = "std::ops::Not::not")]
     pub is_async: bool,
+    /// When the run started (history draws each run from its start to its end).
+    #[serde(skip)]
+    pub started: Option<Instant>,
 }
 
 fn ser_hook<S: Serializer>(h: &Arc<Hook>, s: S) -> Result<S::Ok, S::Error> {
@@ -81,6 +84,7 @@ pub async fn execute(
     progress: Option<&ProgressSink>,
 ) -> Option<Run> {
     let started = Instant::now();
+    tracing::debug!(target: "hookrt::run", hook = %hook.id, event = event.as_str(), kind = hook.handler.kind().as_str(), "hook started");
     if let Some(p) = progress {
         p.report("start", &hook, 0);
     }
@@ -115,7 +119,17 @@ pub async fn execute(
         fail_closed(&mut outcome, error.as_deref(), hook.dialect.json_only());
     }
     outcome.cap_texts(policy.context_cap);
-    Some(Run { hook, outcome, duration_ms, error, is_async: false })
+    tracing::debug!(
+        target: "hookrt::run",
+        hook = %hook.id,
+        event = event.as_str(),
+        duration_ms,
+        decision = ?outcome.decision,
+        exit_code = ?outcome.exit_code.flatten(),
+        error = error.as_deref().unwrap_or(""),
+        "hook finished"
+    );
+    Some(Run { hook, outcome, duration_ms, error, is_async: false, started: Some(started) })
 }
 
 /// `failClosed`: a run that gave no answer (could not start, timed out, HTTP failure, killed by

@@ -21,6 +21,7 @@ pub mod execute;
 pub mod fold;
 pub mod handler;
 pub mod harness;
+pub mod history;
 pub mod listen;
 pub mod logging;
 pub mod matcher;

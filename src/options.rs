@@ -98,6 +98,9 @@ pub struct RuntimeOptions {
     /// Where machine-wide hook files live (default `/etc`): `gemini-cli/settings.json`,
     /// `cursor/hooks.json`, `windsurf/hooks.json`.
     pub system_dir: Option<PathBuf>,
+    /// Execution history: one JSON line per dispatch that ran a hook (`{path, maxBytes?,
+    /// payloads?}`).
+    pub history: Option<crate::history::HistoryOptions>,
     /// Longest single context or message kept, in characters (default 10,000, as Claude
     /// Code); longer ones are cut with a marker saying how much was cut.
     pub context_cap: Option<usize>,
@@ -117,6 +120,8 @@ pub struct Resolved {
     pub policy: RunPolicy,
     /// Process slots and the HTTP client, shared by every dispatch.
     pub shared: Shared,
+    /// Where execution history goes (`history`, `--history`, `$HOOKRT_HISTORY`).
+    pub history: Option<crate::history::HistoryOptions>,
 }
 
 /// How hooks run and how their answers are read (dispatch and handlers).
@@ -289,6 +294,13 @@ impl RuntimeOptions {
                 http_hook_allowed_env_vars: self.http_hook_allowed_env_vars.clone(),
             },
             shared: Shared::new(max),
+            history: self.history.clone().or_else(|| {
+                nonempty("HOOKRT_HISTORY").map(|p| crate::history::HistoryOptions {
+                    path: PathBuf::from(p),
+                    max_bytes: None,
+                    payloads: false,
+                })
+            }),
         })
     }
 }

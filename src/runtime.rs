@@ -74,6 +74,11 @@ pub struct Runtime {
     background: Arc<crate::background::Background>,
     /// `once` hooks already run, by (hook id, session id).
     once_seen: std::sync::Mutex<std::collections::HashSet<(String, String)>>,
+    /// The execution history writer, when `history` is set and its file opened.
+    history: Option<crate::history::History>,
+    /// Problems outside the config files (a history file that cannot be opened), reported
+    /// with every load.
+    runtime_diags: Vec<Diagnostic>,
 }
 
 /// `once` entries remembered at most.
@@ -195,7 +200,22 @@ impl Runtime {
         opts.shared.mcp = mcp;
         let close_token = CancellationToken::new();
         opts.shared.workers = Arc::new(crate::handler::worker::Pool::new(close_token.child_token()));
-        let loaded = Self::load(&opts);
+        let mut loaded = Self::load(&opts);
+        let mut runtime_diags = Vec::new();
+        let history = opts.history.as_ref().and_then(|h| {
+            let secrets = opts.policy.removed_env.iter().filter_map(|k| env(k)).collect();
+            crate::history::History::open(h, secrets)
+                .map_err(|message| {
+                    runtime_diags.push(Diagnostic {
+                        severity: crate::config::Severity::Warning,
+                        file: Some(h.path.display().to_string()),
+                        event: None,
+                        message: format!("{message}; no history is written"),
+                    })
+                })
+                .ok()
+        });
+        loaded.diagnostics.extend(runtime_diags.iter().cloned());
         let stop_guard = crate::stop_guard::StopGuard::new(opts.policy.stop_block_limit);
         Ok(Runtime {
             opts,
@@ -206,6 +226,8 @@ impl Runtime {
             outbound: Default::default(),
             background: Default::default(),
             once_seen: Default::default(),
+            history,
+            runtime_diags,
         })
     }
 
@@ -248,7 +270,9 @@ impl Runtime {
 
     /// Re-reads configuration; returns the new diagnostics.
     pub fn reload(&self) -> Vec<Diagnostic> {
-        let fresh = Arc::new(Self::load(&self.opts));
+        let mut fresh = Self::load(&self.opts);
+        fresh.diagnostics.extend(self.runtime_diags.iter().cloned());
+        let fresh = Arc::new(fresh);
         let diags = fresh.diagnostics.clone();
         // Workers whose hook changed or disappeared stop; the others keep running.
         let workers: Vec<&HandlerSpec> = fresh
@@ -308,6 +332,14 @@ impl Runtime {
     pub fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);
         self.close_token.cancel();
+        self.flush_history();
+    }
+
+    /// Waits (briefly) until the history lines of finished dispatches are on disk.
+    pub fn flush_history(&self) {
+        if let Some(h) = &self.history {
+            h.flush(Duration::from_secs(2));
+        }
     }
 
     pub fn is_closed(&self) -> bool {
@@ -338,7 +370,8 @@ impl Runtime {
         if cancel.is_cancelled() {
             return Err(DispatchError::Aborted);
         }
-        let DispatchRequest { mut payload, subject, cwd, progress, .. } = req;
+        let started = std::time::Instant::now();
+        let DispatchRequest { event, mut payload, subject, cwd, progress } = req;
         let ticket = self.stop_guard.prepare(ev.canonical, &mut payload);
         let loaded = self.loaded();
         let host_cwd = cwd.clone().unwrap_or_else(|| self.opts.policy.cwd.display().to_string());
@@ -363,6 +396,18 @@ impl Runtime {
             outcome.env = f.take_exports();
         }
         self.stop_guard.settle(&ticket, Some(&mut outcome));
+        tracing::debug!(
+            target: "hookrt::dispatch",
+            event = %event,
+            canonical = ev.canonical.as_str(),
+            runs = runs.len(),
+            decision = ?outcome.decision,
+            duration_ms = started.elapsed().as_millis() as u64,
+            "dispatch finished"
+        );
+        if let Some(h) = &self.history {
+            h.record((&event, ev.canonical), &outcome, &runs, started, &ctx.payload);
+        }
         Ok(DispatchResult { canonical: ev.canonical, outcome, runs })
     }
 
@@ -403,7 +448,7 @@ impl Runtime {
             }
         });
         let outcome = RunOutcome { pending: true, ..Default::default() };
-        Run { hook, outcome, duration_ms: 0, error: None, is_async: true }
+        Run { hook, outcome, duration_ms: 0, error: None, is_async: true, started: None }
     }
 
     /// Runs the planned hooks (concurrently or in order), until done, the host's abort or
