@@ -140,8 +140,15 @@ export interface RuntimeOptions {
   reapOrphans?: boolean
   /** Match Claude literal matchers without regard to case (hosts whose tool names are lower-case). */
   caseInsensitiveTools?: boolean
-  /** Skip Hermes shell hooks not approved with `hookrt trust approve` (default: run them, with a warning). */
-  requireHookApproval?: boolean
+  /**
+   * Skip hooks not approved with `hookrt trust approve` (an approval is bound to the SHA-256 of
+   * the script the command runs). `'project'` (also `true`): project- and local-scope hooks of
+   * every dialect, and Hermes hooks; `'all'`: every file but managed settings. Not set (Claude
+   * compatibility): they run, with one warning diagnostic per unapproved project file; `false`
+   * or `'off'`: they run, without the notice.
+   * Recommended `'project'` for agents started in repositories you did not write.
+   */
+  requireHookApproval?: boolean | 'project' | 'all' | 'off' 
   /** Consecutive blocked Stops of one session after which a further block is downgraded. Default 8. */
   stopBlockLimit?: number
   /**

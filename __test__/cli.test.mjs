@@ -2,10 +2,13 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { project, answer, bin } from './helpers.mjs'
+import { chmodSync } from 'node:fs'
+import { join } from 'node:path'
+import { project, answer, bin, root } from './helpers.mjs'
 
 function hookrt(p, args, opts = {}) {
-  const r = spawnSync(process.execPath, [bin, ...args, '--cwd', p.path('proj'), '--home', p.path('home'), '--managed-settings', p.path('managed-settings.json')], {
+  const trust = args.some((a) => a.startsWith('--require-hook-approval')) ? [] : ['--require-hook-approval=off']
+  const r = spawnSync(process.execPath, [bin, ...args, ...trust, '--cwd', p.path('proj'), '--home', p.path('home'), '--managed-settings', p.path('managed-settings.json')], {
     encoding: 'utf8',
     ...opts,
     env: { ...process.env, ...(opts.env ?? {}) },
@@ -153,7 +156,7 @@ test('trust list, approve and revoke Hermes hooks', (t) => {
   const strict = ['--require-hook-approval']
   let r = hookrt(p, ['trust', 'list'])
   assert.equal(r.code, 0, r.err)
-  assert.match(r.out, new RegExp(`^unapproved\\tpre_tool_call\\t[0-9a-f]{12}\\tsh ${script}$`, 'm'))
+  assert.match(r.out, new RegExp(`^unapproved\\tglobal\\tpre_tool_call\\t[0-9a-f]{12}\\tsh ${script}$`, 'm'))
   assert.equal(hookrt(p, ['run', '--event', 'pre_tool_call', '--payload', payload, ...strict]).code, 0)
 
   r = hookrt(p, ['trust', 'approve', `sh ${script}`])
@@ -216,4 +219,23 @@ test('doctor checks programs, trial-runs every hook and names the problems', (t)
   assert.match(text.out, /5 hook\(s\), 4 with problems/)
   p.claude({ Stop: [{ hooks: [{ command: 'true' }] }] })
   assert.equal(hookrt(p, ['doctor']).code, 0)
+})
+
+test('a config file the user cannot read is the diagnostic "cannot read config: Permission denied"', (t) => {
+  if (process.getuid?.() !== 0) return t.skip('needs root to switch to an unprivileged user')
+  const p = project()
+  t.after(() => p.cleanup())
+  const file = p.claude({ Stop: [{ hooks: [{ command: 'true' }] }] })
+  chmodSync(p.dir, 0o755)
+  for (const d of ['proj', 'proj/.claude', 'home']) chmodSync(p.path(d), 0o755)
+  chmodSync(file, 0o600) // root's file: unreadable for nobody
+  const native = join(root, 'bin', 'hookrt-native')
+  const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', native, 'validate', '--json',
+    '--cwd', p.path('proj'), '--home', p.path('home'), '--managed-settings', p.path('m.json'), '--system-dir', p.path('etc')], { encoding: 'utf8' })
+  assert.equal(r.status, 1, r.stderr)
+  const diags = JSON.parse(r.stdout)
+  assert.deepEqual(diags.filter((d) => d.file === file).map((d) => d.message), ['cannot read config: Permission denied'])
+  // The same check as root reads the file.
+  const ok = spawnSync(native, ['validate', '--json', '--cwd', p.path('proj'), '--home', p.path('home'), '--managed-settings', p.path('m.json'), '--require-hook-approval=off'], { encoding: 'utf8' })
+  assert.deepEqual(JSON.parse(ok.stdout), [])
 })

@@ -24,7 +24,7 @@ export function project() {
       return this.write('proj/.claude/settings.json', { hooks })
     },
     options(extra = {}) {
-      return { cwd: join(dir, 'proj'), homeDir: join(dir, 'home'), managedSettingsPath: join(dir, 'managed-settings.json'), systemDir: join(dir, 'etc'), ...extra }
+      return { cwd: join(dir, 'proj'), homeDir: join(dir, 'home'), managedSettingsPath: join(dir, 'managed-settings.json'), systemDir: join(dir, 'etc'), requireHookApproval: false, ...extra }
     },
     cleanup() {
       rmSync(dir, { recursive: true, force: true })

@@ -1,6 +1,7 @@
-// `node bench/soak.mjs [N]`: memory across many dispatches. Runs N (default 100 000)
-// dispatches, 64 in flight at a time, half of them running a `true` hook and half matching
-// nothing, and prints the process RSS before, in the middle and after, plus leftover processes.
+// `node --expose-gc bench/soak.mjs [N]`: memory across many dispatches. Runs N (default
+// 100 000; 1 000 000 for the long soak) dispatches, 64 in flight at a time, half of them running
+// a `true` hook and half matching nothing, and prints the RSS after warm-up, every 100 000
+// dispatches and at the end, then the open file descriptors and hook processes left.
 import { mkdtempSync, mkdirSync, writeFileSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
@@ -23,12 +24,22 @@ const payload = (i) => ({ session_id: 's', tool_name: i % 2 ? 'Bash' : 'Read', t
 // Warm up, then measure.
 for (let i = 0; i < 2000; i += 64) await Promise.all(Array.from({ length: 64 }, (_, k) => rt.dispatch('PreToolUse', payload(i + k))))
 globalThis.gc?.()
+const fds = () => readdirSync('/proc/self/fd').length
+const fdsBefore = fds()
 const before = mb()
 const t0 = Date.now()
 let mid = before
+const marks = []
+let next = 100_000
 for (let i = 0; i < n; i += 64) {
   await Promise.all(Array.from({ length: Math.min(64, n - i) }, (_, k) => rt.dispatch('PreToolUse', payload(i + k))))
   if (i === Math.floor(n / 2 / 64) * 64) mid = mb()
+  if (i + 64 >= next) {
+    globalThis.gc?.()
+    marks.push(`${next / 1000}k: ${mb()} MB`)
+    console.log(`  ${next} dispatches: RSS ${mb()} MB, fds ${fds()}`)
+    next += 100_000
+  }
 }
 globalThis.gc?.()
 const after = mb()
@@ -41,5 +52,6 @@ const left = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
     return false
   }
 }).length
-console.log(`soak: ${n} dispatches (${n / 2} running a hook) in ${secs.toFixed(1)} s; RSS before ${before} MB, middle ${mid} MB, after ${after} MB; processes left: ${left}`)
+rt.close()
+console.log(`soak: ${n} dispatches (${n / 2} running a hook) in ${secs.toFixed(1)} s; RSS after warm-up ${before} MB, middle ${mid} MB, after ${after} MB (growth ${(after - before).toFixed(1)} MB); file descriptors ${fdsBefore} before, ${fds()} after; processes left: ${left}`)
 rmSync(dir, { recursive: true, force: true })

@@ -59,9 +59,10 @@ struct Shared {
     /// Project directory (CLAUDE_PROJECT_DIR).
     #[arg(long, global = true, value_name = "DIR")]
     project_dir: Option<PathBuf>,
-    /// Do not run Hermes shell hooks that were not approved with `hookrt trust approve`.
-    #[arg(long, global = true)]
-    require_hook_approval: bool,
+    /// Skip hooks not approved with `hookrt trust approve`: `project` (the default when given
+    /// without a value: project and local files of every dialect, and Hermes hooks) or `all`.
+    #[arg(long, global = true, value_name = "SCOPE", num_args = 0..=1, require_equals = true, default_missing_value = "project", value_parser = ["project", "all", "off"])]
+    require_hook_approval: Option<String>,
     /// A Claude Code plugin directory whose hooks/hooks.json is loaded (repeatable).
     #[arg(long = "plugin", global = true, value_name = "DIR")]
     plugins: Vec<PathBuf>,
@@ -171,15 +172,19 @@ enum Command {
 
 #[derive(Subcommand, Debug)]
 enum TrustAction {
-    /// Show every Hermes shell hook with its approval status.
+    /// Show every hook that needs approval (Hermes hooks, project and local hooks of every
+    /// dialect, and global ones under --require-hook-approval=all) with its status.
     List {
         #[arg(long)]
         json: bool,
     },
-    /// Approve hooks by command (all their events), or every hook with --all.
+    /// Approve hooks by command (all their events), or every listed hook with --all (only those
+    /// of files in one scope with --scope project|local|global|explicit|system).
     Approve {
         #[arg(long)]
         all: bool,
+        #[arg(long, value_name = "SCOPE")]
+        scope: Option<String>,
         commands: Vec<String>,
     },
     /// Remove every approval of a command.
@@ -211,7 +216,12 @@ impl Shared {
             on_error: self.on_error.as_deref().and_then(OnError::parse),
             project_dir: self.project_dir.clone(),
             reap_orphans: Some(true),
-            require_hook_approval: self.require_hook_approval,
+            require_hook_approval: self
+                .require_hook_approval
+                .as_deref()
+                .and_then(crate::trust::ApprovalScope::parse)
+                .unwrap_or_default(),
+            drop_in: listen,
             plugins: self
                 .plugins
                 .iter()
@@ -522,26 +532,36 @@ fn trust(rt: &Runtime, action: TrustAction, io: Io<'_>) -> i32 {
                 for h in &listed {
                     let status = serde_json::to_value(h.status).ok().and_then(|v| v.as_str().map(str::to_owned));
                     let hash = h.sha256.as_deref().map(|s| &s[..12.min(s.len())]).unwrap_or("-");
-                    let _ = writeln!(io.out, "{}\t{}\t{}\t{}", status.unwrap_or_default(), h.event, hash, h.command);
+                    let _ = writeln!(
+                        io.out,
+                        "{}\t{}\t{}\t{}\t{}",
+                        status.unwrap_or_default(),
+                        h.scope.as_str(),
+                        h.event,
+                        hash,
+                        h.command
+                    );
                 }
             }
             0
         }
-        TrustAction::Approve { all, commands } => {
+        TrustAction::Approve { all, scope, commands } => {
             if !all && commands.is_empty() {
                 let _ = writeln!(io.err, "hookrt: name the commands to approve, or pass --all");
                 return 1;
             }
             let mut store = TrustStore::load(&path);
             let mut n = 0;
-            for h in listed.iter().filter(|h| all || commands.contains(&h.command)) {
+            let in_scope =
+                |h: &&crate::config::hermes::HermesHook| scope.as_deref().is_none_or(|s| h.scope.as_str() == s);
+            for h in listed.iter().filter(in_scope).filter(|h| all || commands.contains(&h.command)) {
                 if h.status != TrustStatus::Approved || all {
                     store.approve(&h.event, &h.command, h.sha256.as_deref());
                     n += 1;
                 }
             }
             if let Some(missing) = commands.iter().find(|c| !listed.iter().any(|h| &h.command == *c)) {
-                let _ = writeln!(io.err, "hookrt: no Hermes hook runs {missing:?}");
+                let _ = writeln!(io.err, "hookrt: no listed hook runs {missing:?}");
                 return 1;
             }
             if let Err(e) = store.save(&path) {

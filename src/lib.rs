@@ -19,6 +19,8 @@ pub mod event;
 pub mod event_fields;
 pub mod execute;
 pub mod fold;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod handler;
 pub mod harness;
 pub mod history;

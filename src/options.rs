@@ -77,7 +77,11 @@ pub struct RuntimeOptions {
     /// Match claude literal matchers without regard to case (hosts with lower-case tool names).
     pub case_insensitive_tools: bool,
     /// Unapproved Hermes shell hooks do not run (default: they run, with a warning).
-    pub require_hook_approval: bool,
+    pub require_hook_approval: crate::trust::ApprovalScope,
+    /// Set by `hookrt listen` (a drop-in for the JavaScript implementation): notices that are
+    /// not in its contract go to the log instead of the diagnostics.
+    #[serde(skip)]
+    pub drop_in: bool,
     /// Consecutive blocked Stops of one session after which further blocks are downgraded.
     pub stop_block_limit: Option<u32>,
     /// Claude's `allowedHttpHookUrls`: URL patterns (`*` is any text); an `http` hook whose
@@ -258,6 +262,7 @@ impl RuntimeOptions {
                 hooks_off: env("HOOKS").as_deref() == Some("0"),
                 subst: Substitutions { vars },
                 require_approval: self.require_hook_approval,
+                drop_in: self.drop_in,
                 accept_hooks: env("HERMES_ACCEPT_HOOKS").as_deref() == Some("1"),
                 plugins: self.plugins.clone(),
                 if_rules: self

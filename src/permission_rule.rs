@@ -205,13 +205,40 @@ fn simple_commands(src: &str, depth: usize) -> Option<Vec<SimpleCommand>> {
     if depth > MAX_DEPTH {
         return None;
     }
+    if huge_fd_number(src) {
+        return None;
+    }
     let opts = brush_parser::ParserOptions::default();
-    let mut parser = brush_parser::Parser::new(std::io::Cursor::new(src.as_bytes()), &opts);
-    let program = parser.parse_program().ok()?;
+    let program =
+        guarded(|| brush_parser::Parser::new(std::io::Cursor::new(src.as_bytes()), &opts).parse_program().ok())?;
     let tree = serde_json::to_value(&program).ok()?;
     let mut out = Vec::new();
     collect(&tree, depth, &opts, &mut out)?;
     Some(out)
+}
+
+/// Runs the shell parser so that a panic inside it (brush-parser 0.4 unwraps some integer
+/// parses) is "does not parse", never a crash of the host.
+fn guarded<T>(f: impl FnOnce() -> Option<T>) -> Option<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok().flatten()
+}
+
+/// A redirection with a file descriptor number too large for brush-parser (`99999999999<x`),
+/// which panics on it (found by `cargo fuzz`, target `permission_rule`): not parsed at all.
+fn huge_fd_number(src: &str) -> bool {
+    let b = src.as_bytes();
+    let mut run = 0;
+    for c in b {
+        if c.is_ascii_digit() {
+            run += 1;
+        } else {
+            if run >= 10 && matches!(c, b'<' | b'>') {
+                return true;
+            }
+            run = 0;
+        }
+    }
+    false
 }
 
 /// Walks the syntax tree for `Simple` command nodes, whatever compound command holds them.
@@ -298,7 +325,7 @@ fn literal(
         }
         Some(())
     }
-    let pieces = brush_parser::word::parse(word, opts).ok()?;
+    let pieces = guarded(|| brush_parser::word::parse(word, opts).ok())?;
     let mut out = String::new();
     walk(&pieces, depth, &mut out, dynamic, nested)?;
     Some(out)

@@ -16,6 +16,68 @@ pub struct TrustEntry {
     pub sha256: Option<String>,
 }
 
+/// Which hooks need an approval before they run (`requireHookApproval`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ApprovalScope {
+    /// Not set: nothing is skipped (Claude compatibility), and each project file with
+    /// unapproved hooks gets one notice.
+    #[default]
+    Unset,
+    /// Explicitly off (`false`, `"off"`): nothing is skipped, nothing said.
+    Off,
+    /// Project- and local-scope hooks of every dialect, and all Hermes hooks (`true`).
+    Project,
+    /// Every hook but managed ones.
+    All,
+}
+
+impl ApprovalScope {
+    /// Whether hooks are gated at all (Hermes hooks are under any scope).
+    pub fn on(self) -> bool {
+        matches!(self, Self::Project | Self::All)
+    }
+
+    /// Reads `true`/`false`/`"project"`/`"all"`/`"off"`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "off" | "false" => Some(Self::Off),
+            "project" | "true" => Some(Self::Project),
+            "all" => Some(Self::All),
+            _ => None,
+        }
+    }
+
+    /// Whether hooks of a file in `scope` are skipped until approved.
+    pub fn gates(self, scope: crate::config::Scope) -> bool {
+        use crate::config::Scope::*;
+        match self {
+            Self::Unset | Self::Off => false,
+            Self::Project => matches!(scope, Project | Local),
+            Self::All => scope != Managed,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ApprovalScope {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Flag(bool),
+            Word(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Flag(b) => Ok(if b { Self::Project } else { Self::Off }),
+            Raw::Word(w) => Self::parse(&w).ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "requireHookApproval must be true, false, \"project\" or \"all\", not {w:?}"
+                ))
+            }),
+        }
+    }
+}
+
 /// Whether a hook may run without asking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

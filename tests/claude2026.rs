@@ -264,7 +264,13 @@ async fn every_claude_and_codex_event_dispatches_and_reaches_its_hooks() {
         .collect();
     p.claude(serde_json::Value::Object(hooks));
     let rt = p.runtime();
-    assert!(rt.loaded().diagnostics.is_empty(), "{:?}", rt.loaded().diagnostics);
+    // Only the notice that the project's hooks are not approved (they still run).
+    let loaded = rt.loaded();
+    assert!(
+        loaded.diagnostics.iter().all(|d| d.message.contains("project hook(s) not approved")),
+        "{:?}",
+        loaded.diagnostics
+    );
     for n in &names {
         assert!(all_dispatch_names().contains(n), "{n}");
         let r = to_json(&dispatch(&rt, n, json!({"tool_name": "Bash"})).await);

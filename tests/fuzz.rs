@@ -143,7 +143,7 @@ proptest! {
         let stdout = if as_json { serde_json::to_string(&v).unwrap() } else { out };
         let o = decode(Raw { exit_code: code, stdout, stderr: err, truncated: false }, CanonicalEvent::ALL[ev], dialects[d]);
         prop_assert_eq!(o.exit_code, Some(code));
-        if o.decision == Some(hookrt::decode::Decision::Deny) {
+        if code == Some(2) && o.decision == Some(hookrt::decode::Decision::Deny) && o.stdout.is_empty() {
             prop_assert!(o.reason.is_some());
         }
         serde_json::to_string(&o).unwrap();

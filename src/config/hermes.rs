@@ -36,6 +36,8 @@ pub struct HermesHook {
     pub sha256: Option<String>,
     pub status: TrustStatus,
     pub file: String,
+    /// Where the file sits (`hookrt trust approve --scope`).
+    pub scope: super::Scope,
 }
 
 /// How consent is applied while loading.
@@ -186,6 +188,7 @@ pub fn parse(
                 sha256: hash.map(str::to_owned),
                 status,
                 file: ctx.path.display().to_string(),
+                scope: super::Scope::Global,
             });
             if status != TrustStatus::Approved {
                 let what = if status == TrustStatus::Changed {

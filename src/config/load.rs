@@ -29,8 +29,11 @@ pub struct LoadOptions {
     /// `HOOKS=0` in the environment.
     pub hooks_off: bool,
     pub subst: Substitutions,
-    /// Unapproved Hermes hooks do not run.
-    pub require_approval: bool,
+    /// Which hooks do not run until approved (Hermes hooks under any scope but off).
+    pub require_approval: crate::trust::ApprovalScope,
+    /// Running as a drop-in for the JavaScript implementation (`listen`): the notice about
+    /// unapproved project hooks is a log line, not a diagnostic.
+    pub drop_in: bool,
     /// `HERMES_ACCEPT_HOOKS=1`: every Hermes hook counts as approved.
     pub accept_hooks: bool,
     /// Claude Code plugin roots given by the host (`plugins`, `--plugin DIR`).
@@ -82,7 +85,7 @@ pub fn load(opts: &LoadOptions) -> Loaded {
     let mut sw = Switches::default();
     let consent = hermes::Consent {
         store: TrustStore::load(&trust::store_path(&opts.home)),
-        require: opts.require_approval,
+        require: opts.require_approval.on(),
         accept_all: opts.accept_hooks,
     };
     let mut extra = hermes::HermesOut::default();
@@ -112,7 +115,21 @@ pub fn load(opts: &LoadOptions) -> Loaded {
                 continue;
             }
         };
+        let first = hooks.len();
         let (dialect, groups) = load_file(&cand, &text, opts, &consent, &mut hooks, &mut diags, &mut extra, &mut sw);
+        if !matches!(dialect, Dialect::Hermes | Dialect::Gemini) {
+            let project = (opts.cwd.as_path(), opts.drop_in);
+            super::consent::gate(
+                &cand,
+                first,
+                &mut hooks,
+                &mut diags,
+                &consent,
+                opts.require_approval,
+                project,
+                &mut extra.listed,
+            );
+        }
         sources.push(Source { file: cand.path.display().to_string(), dialect, scope: cand.scope, groups });
     }
 
@@ -140,6 +157,19 @@ pub fn load(opts: &LoadOptions) -> Loaded {
     let mut table = HookTable::new(hooks, off);
     table.outbound = extra.outbound;
     Loaded { table, diagnostics: diags, sources, hermes: extra.listed }
+}
+
+/// Parses one file's text as `dialect` (recognised when `None`) without touching the disk
+/// beyond the name: the hooks and diagnostics it gives. For the fuzz targets.
+pub fn parse_text(path: &Path, dialect: Option<Dialect>, text: &str) -> (Vec<Hook>, Vec<Diagnostic>) {
+    let opts = LoadOptions::default();
+    let cand = Candidate::settings(path.to_path_buf(), dialect, Scope::Project);
+    let consent = hermes::Consent { store: TrustStore::default(), require: false, accept_all: true };
+    let (mut hooks, mut diags) = (Vec::new(), Vec::new());
+    let mut extra = hermes::HermesOut::default();
+    let mut sw = Switches::default();
+    load_file(&cand, text, &opts, &consent, &mut hooks, &mut diags, &mut extra, &mut sw);
+    (hooks, diags)
 }
 
 /// The installed plugins that the settings read enable, each once.
@@ -236,7 +266,7 @@ fn load_file(
             if n == 0 && !obj.contains_key("hooks") && dialect != Dialect::Agents && dialect != Dialect::Gemini {
                 diags.push(file_diag(&cand.path, "config has no \"hooks\" object".into()));
             }
-            if dialect == Dialect::Gemini && cand.scope == Scope::Project && opts.require_approval {
+            if dialect == Dialect::Gemini && cand.scope == Scope::Project && opts.require_approval.gates(cand.scope) {
                 gemini::keep_trusted(hooks, first, &opts.home, &opts.cwd, diags);
             }
             return (dialect, n);

@@ -5,6 +5,7 @@
 //! fails: a broken file only adds [`Diagnostic`]s.
 
 pub mod agents;
+pub mod consent;
 pub mod copilot;
 pub mod cursor;
 pub mod discovery;

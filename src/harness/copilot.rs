@@ -139,6 +139,10 @@ pub fn exit_rule(code: Option<i32>, event: E, stdout: &str, stderr: &str, out: &
                 }
             }
             out.decision = Some(Decision::Deny);
+            // Copilot ignores stderr here; without a `message` the deny still says why.
+            if out.reason.is_none() {
+                out.reason = Some(crate::decode::BLOCKED_BY_HOOK.to_owned());
+            }
         }
         (Some(2), E::ToolAfter) if !stdout.is_empty() => {
             out.decision = None;

@@ -11,7 +11,7 @@
 //! itself: the next request starts a fresh worker, with crash backoff and a cap.
 
 mod live;
-mod wire;
+pub mod wire;
 
 use super::process::Program;
 use super::{Failure, RunCtx};

@@ -1,0 +1,139 @@
+//! Entry points of the coverage-guided fuzz targets (`fuzz/`), shared with the test that replays
+//! their committed corpora on stable Rust (`tests/corpus.rs`). Each takes arbitrary bytes and
+//! checks the property of its parser: no panic, a defined result, and where two paths decode the
+//! same input (the `listen` fast path and the full decoder), that they agree.
+
+use crate::decode::{decode, Raw};
+use crate::dialect::Dialect;
+use crate::event::CanonicalEvent;
+use std::path::Path;
+
+/// The files whose parsers the config target drives; the first byte picks one.
+pub const CONFIG_FILES: &[(&str, Option<Dialect>)] = &[
+    ("/p/.claude/settings.json", Some(Dialect::Claude)),
+    ("/p/.codex/hooks.json", Some(Dialect::Codex)),
+    ("/p/.codex/config.toml", Some(Dialect::Codex)),
+    ("/p/opencode.jsonc", Some(Dialect::Opencode)),
+    ("/h/.hermes/config.yaml", Some(Dialect::Hermes)),
+    ("/p/.dsh-hooks.json", Some(Dialect::Native)),
+    ("/p/.agents/hooks.json", Some(Dialect::Agents)),
+    ("/p/.gemini/settings.json", Some(Dialect::Gemini)),
+    ("/p/.cursor/hooks.json", Some(Dialect::Cursor)),
+    ("/p/.github/hooks/a.json", Some(Dialect::Copilot)),
+    ("/p/.windsurf/hooks.json", Some(Dialect::Windsurf)),
+    ("/x/hooks.json", None),
+];
+
+/// Every dialect, for targets that pick one by a byte.
+pub const DIALECTS: [Dialect; 10] = [
+    Dialect::Claude,
+    Dialect::Codex,
+    Dialect::Opencode,
+    Dialect::Hermes,
+    Dialect::Native,
+    Dialect::Agents,
+    Dialect::Gemini,
+    Dialect::Cursor,
+    Dialect::Copilot,
+    Dialect::Windsurf,
+];
+
+/// A config file of any dialect: hooks and diagnostics, never a panic; every diagnostic names
+/// its file.
+pub fn config(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else { return };
+    let (path, dialect) = CONFIG_FILES[pick as usize % CONFIG_FILES.len()];
+    let text = String::from_utf8_lossy(rest);
+    let (hooks, diags) = crate::config::load::parse_text(Path::new(path), dialect, &text);
+    assert!(diags.iter().all(|d| d.file.as_deref() == Some(path)), "{diags:?}");
+    for h in &hooks {
+        let _ = h.identity();
+        let _ = h.matcher.matches(Some("Bash"));
+    }
+}
+
+/// A hook's output for any dialect, event and exit code: an exit-2 deny has a reason, the exit
+/// code is kept, and the outcome serialises.
+pub fn decoder(data: &[u8]) {
+    if data.len() < 4 {
+        return;
+    }
+    let dialect = DIALECTS[data[0] as usize % DIALECTS.len()];
+    let event = CanonicalEvent::ALL[data[1] as usize % CanonicalEvent::COUNT];
+    let code = match data[2] {
+        0 => None,
+        b => Some(i32::from(b) - 3),
+    };
+    let text = String::from_utf8_lossy(&data[3..]);
+    let (stdout, stderr) = text.split_once('\u{0}').unwrap_or((&text, ""));
+    let o =
+        decode(Raw { exit_code: code, stdout: stdout.into(), stderr: stderr.into(), truncated: false }, event, dialect);
+    assert_eq!(o.exit_code, Some(code));
+    // A JSON deny may come without a reason (the contract allows it); an exit-2 deny always
+    // carries stderr or the default.
+    if code == Some(2) && o.decision == Some(crate::decode::Decision::Deny) && o.stdout.is_empty() {
+        assert!(o.reason.is_some());
+    }
+    let _ = serde_json::to_string(&o);
+}
+
+/// An LLM's answer to an oracle hook.
+pub fn oracle(data: &[u8]) {
+    let _ = crate::handler::oracle::parse_answer(&String::from_utf8_lossy(data));
+}
+
+/// A `listen` request line: the full decoder never panics, and when the fast path answers, the
+/// full decoder accepts the same line with the same id.
+pub fn protocol(data: &[u8]) {
+    let env = crate::protocol::parse_line(data);
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Some(quick) = crate::protocol::quick_answer(text, |_, _| false) {
+        assert!(env.request.is_ok(), "quick answered {quick} but the full path says {:?}", env.request);
+        let q: Result<serde_json::Value, _> = serde_json::from_str(&quick);
+        assert!(q.is_ok(), "the fast path answered something that is not JSON: {quick}");
+        if let Ok(q) = q {
+            assert_eq!(q.get("id"), env.id.as_ref());
+        }
+    }
+}
+
+/// A Claude `if` permission rule, then a tool call against it (the rest of the bytes as the
+/// tool input's `command` and `file_path`).
+pub fn permission_rule(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let (rule, input) = text.split_once('\n').unwrap_or((&text, ""));
+    let Ok(r) = crate::permission_rule::Rule::parse(rule) else { return };
+    let mut m = serde_json::Map::new();
+    m.insert("command".into(), input.into());
+    m.insert("file_path".into(), input.into());
+    m.insert("url".into(), input.into());
+    for tool in ["Bash", "Read", "Edit", "WebFetch", "mcp__s__t"] {
+        let _ = r.matches(&crate::permission_rule::Call {
+            tool_name: tool,
+            tool_input: Some(&m),
+            project_dir: Path::new("/p"),
+            home: Path::new("/h"),
+        });
+    }
+}
+
+/// A worker's answer line: parsed or refused, and a parsed one becomes a run that decodes.
+pub fn worker_answer(data: &[u8]) {
+    if let Ok(a) = crate::handler::worker::wire::parse_answer(data) {
+        let raw = a.into_raw(String::new);
+        let _ = decode(raw, CanonicalEvent::ToolBefore, Dialect::Claude);
+    }
+}
+
+/// One fuzz target's entry point.
+pub type Target = fn(&[u8]);
+
+/// The targets by name, for the corpus replay.
+pub const TARGETS: &[(&str, Target)] = &[
+    ("config", config),
+    ("decoder", decoder),
+    ("oracle", oracle),
+    ("protocol", protocol),
+    ("permission_rule", permission_rule),
+    ("worker_answer", worker_answer),
+];

@@ -1,0 +1,125 @@
+//! Consent for every dialect's project hooks: skipped until approved under
+//! `requireHookApproval: "project"`, run once approved, skipped again when the script changes;
+//! global hooks unaffected; one notice per unapproved project file when approval is off.
+
+mod common;
+use common::*;
+use hookrt::options::RuntimeOptions;
+use hookrt::runtime::Runtime;
+use hookrt::trust::ApprovalScope;
+use serde_json::json;
+
+async fn cli(p: &Project, args: &[&str]) -> (i32, String, String) {
+    let mut argv: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    argv.extend([
+        "--cwd".into(),
+        p.path("proj").display().to_string(),
+        "--home".into(),
+        p.path("home").display().to_string(),
+    ]);
+    argv.extend([
+        "--managed-settings".into(),
+        p.path("m.json").display().to_string(),
+        "--system-dir".into(),
+        p.path("etc").display().to_string(),
+    ]);
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = hookrt::cli::run(
+        argv,
+        tokio_util::sync::CancellationToken::new(),
+        hookrt::cli::Io { out: &mut out, err: &mut err },
+    )
+    .await;
+    (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+}
+
+fn runtime(p: &Project, scope: ApprovalScope) -> Runtime {
+    Runtime::with_env(&RuntimeOptions { require_hook_approval: scope, ..p.options() }, &|_| None).unwrap()
+}
+
+#[tokio::test]
+async fn project_hooks_of_claude_codex_and_native_need_approval() {
+    let p = Project::new();
+    p.write("proj/guard.sh", "echo guarded >&2; exit 2\n");
+    p.claude(json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "sh guard.sh"}]}]}));
+    p.write(
+        "proj/.codex/hooks.json",
+        &json!({"hooks": {"Stop": [{"hooks": [{"command": "echo codex"}]}]}}).to_string(),
+    );
+    p.write(
+        "proj/.dsh-hooks.json",
+        &json!({"version": 1, "events": {"session:start": [{"hooks": [{"type": "shell", "command": "echo native"}]}]}})
+            .to_string(),
+    );
+    p.write(
+        "home/.claude/settings.json",
+        &json!({"hooks": {"UserPromptSubmit": [{"hooks": [{"command": "echo global"}]}]}}).to_string(),
+    );
+
+    // Not set (the default): everything runs, one notice per project file; explicitly off: none.
+    assert!(runtime(&p, ApprovalScope::Off).loaded().diagnostics.is_empty());
+    let rt = runtime(&p, ApprovalScope::Unset);
+    assert_eq!(rt.loaded().table.hooks().len(), 4);
+    let notices = rt.loaded().diagnostics.iter().filter(|d| d.message.contains("project hook(s) not approved")).count();
+    assert_eq!(notices, 3, "{:?}", rt.loaded().diagnostics);
+
+    // "project": the three project hooks are skipped, the global one is not.
+    let rt = runtime(&p, ApprovalScope::Project);
+    let events: Vec<String> = rt.loaded().table.hooks().iter().map(|h| h.event.clone()).collect();
+    assert_eq!(events, ["UserPromptSubmit"]);
+    let loaded = rt.loaded();
+    let skipped: Vec<&str> =
+        loaded.diagnostics.iter().map(|d| d.message.as_str()).filter(|m| m.contains("skipped")).collect();
+    assert_eq!(skipped.len(), 3, "{skipped:?}");
+    assert!(
+        skipped.iter().any(
+            |m| m.contains("hook \"sh guard.sh\" not approved; skipped (run `hookrt trust approve 'sh guard.sh'`)")
+        ),
+        "{skipped:?}"
+    );
+    let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "Bash"})).await);
+    assert_eq!(r["outcome"]["decision"], "none");
+
+    // Listed with their scope, approved by command and by scope.
+    let (code, out, err) = cli(&p, &["trust", "list"]).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines().any(|l| l.starts_with("unapproved\tproject\tclaude:PreToolUse\t") && l.ends_with("\tsh guard.sh")),
+        "{out}"
+    );
+    assert_eq!(cli(&p, &["trust", "approve", "sh guard.sh"]).await.0, 0);
+    let rt = runtime(&p, ApprovalScope::Project);
+    let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "Bash"})).await);
+    assert_eq!((r["outcome"]["decision"].as_str(), r["outcome"]["reason"].as_str()), (Some("deny"), Some("guarded")));
+    assert_eq!(rt.loaded().table.hooks().len(), 2);
+
+    // Editing the script it runs withdraws the approval.
+    p.write("proj/guard.sh", "echo edited >&2; exit 2\n");
+    let rt = runtime(&p, ApprovalScope::Project);
+    assert!(rt.loaded().diagnostics.iter().any(|d| d.message.contains("its script changed since it was approved")));
+    assert!(!rt.loaded().table.hooks().iter().any(|h| h.event == "PreToolUse"));
+
+    let (code, out, _) = cli(&p, &["trust", "approve", "--all", "--scope", "project"]).await;
+    assert_eq!(code, 0);
+    assert!(out.starts_with("approved 3 hook(s)"), "{out}");
+    let rt = runtime(&p, ApprovalScope::Project);
+    assert_eq!(rt.loaded().table.hooks().len(), 4);
+    assert!(!rt.loaded().diagnostics.iter().any(|d| d.message.contains("approved")), "{:?}", rt.loaded().diagnostics);
+
+    // "all" gates the global file too; the CLI flag takes the scope.
+    let rt = runtime(&p, ApprovalScope::All);
+    assert_eq!(rt.loaded().table.hooks().len(), 3);
+    let (code, out, _) = cli(&p, &["run", "--event", "UserPromptSubmit", "--require-hook-approval=all"]).await;
+    assert_eq!(code, 0);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&out).unwrap()["runs"], json!([]));
+    assert_eq!(cli(&p, &["run", "--event", "Stop", "--require-hook-approval=maybe"]).await.0, 1);
+}
+
+#[test]
+fn require_hook_approval_reads_booleans_and_scopes() {
+    let parse = |v: serde_json::Value| serde_json::from_value::<RuntimeOptions>(json!({"requireHookApproval": v}));
+    assert_eq!(parse(json!(true)).unwrap().require_hook_approval, ApprovalScope::Project);
+    assert_eq!(parse(json!(false)).unwrap().require_hook_approval, ApprovalScope::Off);
+    assert_eq!(parse(json!("all")).unwrap().require_hook_approval, ApprovalScope::All);
+    assert!(parse(json!("everything")).unwrap_err().to_string().contains("requireHookApproval must be"));
+}
