@@ -330,22 +330,21 @@ pub fn raw_subject<'a>(
     SubjectSeed(subject).deserialize(&mut de)
 }
 
-/// Whether the text may hold a number with an exponent (`2e22222`), which the full decoder
-/// refuses when it is out of range while the fast path skips it unread (found by `cargo fuzz`):
-/// such lines take the full path.
-fn has_exponent(b: &[u8]) -> bool {
-    b.windows(3).any(|w| {
-        w[0].is_ascii_digit() && matches!(w[1], b'e' | b'E') && (w[2].is_ascii_digit() || matches!(w[2], b'+' | b'-'))
+/// Whether a line holds what the full decoder refuses but the fast path would skip unread
+/// (both found by `cargo fuzz`): a `\uD800`-style escape, possibly a lone surrogate, or a number
+/// with an exponent, possibly out of range (`2e22222`). One pass over the bytes.
+fn needs_full_path(b: &[u8]) -> bool {
+    b.windows(3).any(|w| match w {
+        [b'\\', b'u', b'd' | b'D'] => true,
+        [d, b'e' | b'E', n] => d.is_ascii_digit() && (n.is_ascii_digit() || matches!(n, b'+' | b'-')),
+        _ => false,
     })
 }
 
 /// Answers a ping, or a dispatch for which `runs` says no hook runs, straight from the line.
 /// `None`: take the full path.
 pub fn quick_answer(text: &str, runs: impl Fn(crate::event::DispatchEvent, Option<&str>) -> bool) -> Option<String> {
-    // A `\uD800`-style escape may be a lone surrogate, which the full decoder refuses while
-    // skipping it here would not (found by `cargo fuzz`, target `protocol`): let the full path
-    // decide.
-    if text.contains("\\ud") || text.contains("\\uD") || has_exponent(text.as_bytes()) {
+    if needs_full_path(text.as_bytes()) {
         return None;
     }
     let q: Quick = serde_json::from_str(text).ok()?;

@@ -210,31 +210,14 @@ pub fn parse(
             }
             let mut args = argv;
             let program = args.remove(0);
-            hooks.push(Hook {
-                id: format!(
-                    "hermes:{}:{}:{}:0",
-                    ctx.path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(),
-                    event,
-                    i
-                ),
-                dialect: Dialect::Hermes,
-                event: event.clone(),
-                canonical,
-                tool_result: ToolResult::Either,
-                matcher_text,
-                matcher,
-                handler: HandlerSpec::Shell { command: program, args: Some(args), env: Vec::new() },
-                timeout: Some(timeout),
-                on_error: None,
-                deny_on_failure: false,
-                file: ctx.path.to_path_buf(),
-                enabled: true,
-                fail_closed: false,
-                claude: Default::default(),
-                env: Vec::new(),
-                origin: Default::default(),
-                harness: Default::default(),
-            });
+            let handler = HandlerSpec::Shell { command: program, args: Some(args), env: Vec::new() };
+            let mut h = super::entry::hook(ctx, event, (canonical, ToolResult::Either), &format!("{i}:0"), handler);
+            h.env = Vec::new();
+            h.origin = Default::default();
+            h.matcher_text = matcher_text;
+            h.matcher = matcher;
+            h.timeout = Some(timeout);
+            hooks.push(h);
             count += 1;
         }
     }

@@ -81,19 +81,14 @@ pub fn input(claude_shaped: Map<String, Value>, spelling: &str, ts_ms: i64) -> M
         m.insert(key, v);
     }
     m.insert("timestamp".into(), Value::from(ts_ms));
-    super::gemini::rename_tool(&mut m, crate::dialect::Dialect::Copilot, "toolName");
+    super::tools::rename_in(&mut m, crate::dialect::Dialect::Copilot, "toolName");
     m
 }
 
 /// Copilot's answer fields beyond Claude's.
 pub fn apply_answer(obj: &Map<String, Value>, out: &mut RunOutcome) {
     let text = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_owned);
-    match obj.get("permissionDecision").and_then(Value::as_str) {
-        Some("allow") => out.decision = Some(Decision::Allow),
-        Some("deny") => out.decision = Some(Decision::Deny),
-        Some("ask") => out.decision = Some(Decision::Ask),
-        _ => {}
-    }
+    super::read_decision(obj, "permissionDecision", out);
     if let Some(r) = text("permissionDecisionReason") {
         out.reason = Some(r);
     }

@@ -77,19 +77,14 @@ pub fn input(
     m.extend(
         host.iter().filter(|(k, _)| *k != "session_id" && *k != "hook_event_name").map(|(k, v)| (k.clone(), v.clone())),
     );
-    super::gemini::rename_tool(&mut m, crate::dialect::Dialect::Cursor, "tool_name");
+    super::tools::rename_in(&mut m, crate::dialect::Dialect::Cursor, "tool_name");
     m
 }
 
 /// Cursor's answer fields.
 pub fn apply_answer(obj: &Map<String, Value>, event: E, out: &mut RunOutcome) {
     let text = |k: &str| obj.get(k).and_then(Value::as_str).filter(|t| !t.is_empty()).map(str::to_owned);
-    match obj.get("permission").and_then(Value::as_str) {
-        Some("allow") => out.decision = Some(Decision::Allow),
-        Some("deny") => out.decision = Some(Decision::Deny),
-        Some("ask") => out.decision = Some(Decision::Ask),
-        _ => {}
-    }
+    super::read_decision(obj, "permission", out);
     if let Some(m) = text("user_message") {
         out.messages.push(m);
     }

@@ -3,7 +3,7 @@
 //! that merges into the tool's arguments.
 
 use super::{ev, tool, EventSpec};
-use crate::decode::{Decision, RunOutcome};
+use crate::decode::RunOutcome;
 use crate::event::{CanonicalEvent as E, ToolResult};
 use serde_json::{Map, Value};
 
@@ -28,25 +28,13 @@ pub const DEFAULT_TIMEOUT_MS: f64 = 60_000.0;
 pub fn input(m: &mut Map<String, Value>, ts: &str) {
     m.insert("timestamp".into(), Value::String(ts.to_owned()));
     m.remove("permission_mode");
-    rename_tool(m, crate::dialect::Dialect::Gemini, "tool_name");
-}
-
-/// Replaces a tool name with the harness's spelling of it, where it has one.
-pub fn rename_tool(m: &mut Map<String, Value>, dialect: crate::dialect::Dialect, key: &str) {
-    if let Some(n) = m.get(key).and_then(Value::as_str).and_then(|n| super::tools::spelling(dialect, n)) {
-        m.insert(key.into(), Value::String(n.to_owned()));
-    }
+    super::tools::rename_in(m, crate::dialect::Dialect::Gemini, "tool_name");
 }
 
 /// Gemini's answer fields beyond Claude's: `decision` allow/deny/ask and
 /// `hookSpecificOutput.tool_input`.
 pub fn apply_answer(obj: &Map<String, Value>, out: &mut RunOutcome) {
-    match obj.get("decision").and_then(Value::as_str) {
-        Some("allow") => out.decision = Some(Decision::Allow),
-        Some("deny") => out.decision = Some(Decision::Deny),
-        Some("ask") => out.decision = Some(Decision::Ask),
-        _ => {}
-    }
+    super::read_decision(obj, "decision", out);
     if let Some(u) = obj.get("hookSpecificOutput").and_then(|h| h.get("tool_input")).filter(|u| u.is_object()) {
         out.update_input = Some(u.clone());
     }

@@ -104,6 +104,18 @@ pub fn settle_runs(
     }
 }
 
+/// Sets the decision from an `allow` / `deny` / `ask` word at `key` (the harnesses spell their
+/// decision fields differently but use the same three words); other values change nothing.
+pub fn read_decision(obj: &serde_json::Map<String, serde_json::Value>, key: &str, out: &mut crate::decode::RunOutcome) {
+    use crate::decode::Decision;
+    match obj.get(key).and_then(serde_json::Value::as_str) {
+        Some("allow") => out.decision = Some(Decision::Allow),
+        Some("deny") => out.decision = Some(Decision::Deny),
+        Some("ask") => out.decision = Some(Decision::Ask),
+        _ => {}
+    }
+}
+
 /// Reads a harness's own answer fields, after Claude's common ones.
 pub fn apply_answer(
     dialect: Dialect,

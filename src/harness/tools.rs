@@ -90,6 +90,13 @@ pub fn spelling(dialect: Dialect, name: &str) -> Option<&'static str> {
     names(tool, dialect).first().copied().filter(|n| *n != name)
 }
 
+/// Replaces the tool name at `key` of a hook's stdin with `dialect`'s spelling, where it has one.
+pub fn rename_in(m: &mut serde_json::Map<String, serde_json::Value>, dialect: Dialect, key: &str) {
+    if let Some(n) = m.get(key).and_then(serde_json::Value::as_str).and_then(|n| spelling(dialect, n)) {
+        m.insert(key.into(), serde_json::Value::String(n.to_owned()));
+    }
+}
+
 /// The class of a tool, from any harness's spelling.
 pub fn class_of(name: &str) -> Option<ToolClass> {
     if name.starts_with("mcp__") || name.starts_with("MCP:") {
