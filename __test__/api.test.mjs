@@ -143,7 +143,7 @@ test('AbortSignal.timeout rejects with a TimeoutError and kills the tree', async
   t.after(() => p.cleanup())
   p.claude({ PreToolUse: [{ hooks: [{ command: stubbornTree(p) }] }] })
   const rt = createRuntime(p.options({ reapOrphans: true }))
-  await assert.rejects(rt.dispatch('PreToolUse', {}, AbortSignal.timeout(400)), { name: 'TimeoutError' })
+  await assert.rejects(rt.dispatch('PreToolUse', {}, AbortSignal.timeout(1500)), { name: 'TimeoutError' })
   await assertGone(Number(await waitForFile(p.path('grand.pid'))))
   await assertGone(Number(await waitForFile(p.path('parent.pid'))))
 })

@@ -270,27 +270,33 @@ test('if rules in listen: ignored with a warning by default (drop-in), evaluated
   assert.deepEqual((await createRuntime(p.options()).dispatch('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } })).runs, [])
 })
 
-test('async hooks: the dispatch does not wait; results arrive with the session\'s next dispatch', async (t) => {
+test('async hooks: the dispatch does not wait; results arrive with the session\'s next dispatch', { timeout: 60_000 }, async (t) => {
   const p = project()
   t.after(() => p.cleanup())
+  // The background hooks wait for a gate file the test creates, so a dispatch that waited
+  // for them would never return: no timing is assumed.
+  const gate = (name) => `until [ -e ${p.path(name)} ]; do sleep 0.02; done`
+  const waitSeen = async (n) => {
+    for (let i = 0; i < 1000 && seen.length < n; i++) await sleep(20)
+    assert.equal(seen.length, n)
+  }
   p.claude({
-    PostToolUse: [{ hooks: [{ type: 'command', async: true, command: `sleep 1; ${answer({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'lint: 2 warnings' }, systemMessage: 'lint done' })}` }] }],
+    PostToolUse: [{ hooks: [{ type: 'command', async: true, command: `${gate('lint.go')}; ${answer({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'lint: 2 warnings' }, systemMessage: 'lint done' })}` }] }],
     Stop: [{ hooks: [{ command: 'echo own context >&2; exit 0' }] }],
-    UserPromptSubmit: [{ hooks: [{ asyncRewake: true, command: 'sleep 0.5; echo tests failed >&2; exit 2' }] }],
+    UserPromptSubmit: [{ hooks: [{ asyncRewake: true, command: `${gate('tests.go')}; echo tests failed >&2; exit 2` }] }],
   })
   const rt = createRuntime(p.options())
   const seen = []
   const off = rt.on('async', (f) => seen.push(f))
   t.after(() => rt.close())
-  const t0 = Date.now()
   let r = await rt.dispatch('PostToolUse', { session_id: 'a', tool_name: 'Write' })
-  assert.ok(Date.now() - t0 < 900, `dispatch waited ${Date.now() - t0} ms`)
   assert.equal(r.runs.length, 1)
   assert.equal(r.runs[0].async, true)
   assert.equal(r.runs[0].outcome, undefined)
   assert.deepEqual(r.outcome.contexts, [])
-  await sleep(1500)
-  assert.equal(seen.length, 1)
+  assert.equal(seen.length, 0)
+  p.write('lint.go', '')
+  await waitSeen(1)
   assert.equal(seen[0].sessionId, 'a')
   // Another session's dispatch does not get it.
   r = await rt.dispatch('Stop', { session_id: 'b' })
@@ -303,7 +309,8 @@ test('async hooks: the dispatch does not wait; results arrive with the session\'
   assert.deepEqual(r.outcome.contexts, [], 'delivered once')
   // asyncRewake: exit 2 puts rewake on the next outcome.
   await rt.dispatch('UserPromptSubmit', { session_id: 'w', prompt: 'hi' })
-  await sleep(900)
+  p.write('tests.go', '')
+  await waitSeen(2)
   r = await rt.dispatch('Stop', { session_id: 'w' })
   assert.deepEqual(r.outcome.rewake, { reason: 'tests failed' })
   assert.equal(r.outcome.decision, 'none', 'a background exit 2 blocks nothing')

@@ -130,7 +130,7 @@ test('webhook failures are infrastructure errors with plain causes', async (t) =
   const started = Date.now()
   run = await err('hang')
   assert.equal(run.error, `webhook ${s.url}/hang timed out after 0.5s`)
-  assert.ok(Date.now() - started < 5000)
+  assert.ok(Date.now() - started < 20_000, 'the hanging webhook was cut')
   assert.equal(s.requests.filter((q) => q.url === '/loop').length, 11) // the first + 10 redirects
   // A body that trickles forever is cut at the deadline.
   assert.equal((await err('trickle')).error, `webhook ${s.url}/trickle timed out after 0.7s`)
@@ -167,7 +167,7 @@ test('webhook: an abort cancels the request at once; a 100 MB body is capped', a
   while (s.requests.length === 0) await sleep(10)
   ac.abort()
   await assert.rejects(pr, { name: 'AbortError' })
-  await sleep(200)
+  for (let i = 0; i < 500 && s.sockets.size > 0; i++) await sleep(10)
   assert.equal(s.sockets.size, 0, 'the aborted request still holds a connection')
 
   const r = await rt.dispatch('PreToolUse', { tool_name: 'huge' })
@@ -274,10 +274,13 @@ test('Hermes outbound webhooks: signed, off the decision path, retried once', as
   const p = project()
   t.after(() => p.cleanup())
   let calls = 0
+  // /slow answers only once the test lets it: a dispatch that waited for it would never return.
+  let release
+  const released = new Promise((resolve) => (release = resolve))
   const s = await server(t, (req, res) => {
     calls++
     if (req.url === '/flaky' && calls === 1) return json(res, 500, 'try again', 'text/plain')
-    if (req.url === '/slow') return setTimeout(() => json(res, 200, {}), 1500)
+    if (req.url === '/slow') return void released.then(() => json(res, 200, {}))
     json(res, 200, {})
   })
   process.env.HOOKRT_TEST_SECRET = 's3cret'
@@ -310,11 +313,10 @@ test('Hermes outbound webhooks: signed, off the decision path, retried once', as
   assert.equal(body.payload.session_id, 's9')
 
   // A slow endpoint does not delay the dispatch (nothing else runs on session end).
-  const started = Date.now()
   const end = await rt.dispatch('SessionEnd', {})
-  assert.ok(Date.now() - started < 1000, `dispatch waited ${Date.now() - started} ms`)
   assert.equal(end.runs.length, 0)
-  for (let i = 0; i < 100 && s.requests.length < 3; i++) await sleep(20)
+  for (let i = 0; i < 500 && s.requests.length < 3; i++) await sleep(20)
   assert.equal(s.requests.at(-1).url, '/slow')
+  release()
   assert.equal(s.requests.at(-1).headers['x-hermes-signature-256'], undefined)
 })

@@ -67,5 +67,5 @@ export async function assertGone(pid, ms = 2000) {
 
 /** A hook whose grandchild ignores SIGTERM and keeps stdout open; pids go to files. */
 export function stubbornTree(p) {
-  return `echo $$ > ${p.path('parent.pid')}; (trap '' TERM; exec sh -c 'echo $$ > ${p.path('grand.pid')}; trap "" TERM; while :; do sleep 1; done') & wait`
+  return `echo $$ > ${p.path('parent.pid')}; (trap '' TERM; exec sh -c 'echo $$ > ${p.path('grand.pid')}; trap "" TERM; while :; do sleep 1; done') & until [ -s ${p.path('grand.pid')} ]; do sleep 0.01; done; wait`
 }

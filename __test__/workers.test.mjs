@@ -4,6 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { project, sleep, root, bin, exists, assertGone } from './helpers.mjs'
@@ -29,7 +30,10 @@ serveWorker(async (event, payload) => {
     busy--
     return ctx('peak ' + Math.max(peak, busy + 1))
   }
-  if (cmd === 'hang') return new Promise(() => {})
+  if (cmd === 'hang') {
+    require('fs').appendFileSync('hang.seen', 'x')
+    return new Promise(() => {})
+  }
   if (cmd === 'throw') throw new Error('handler blew up')
   if (cmd.startsWith('echo ')) return ctx(cmd.slice(5))
   return undefined
@@ -46,6 +50,15 @@ function setup(t, hookExtra = {}) {
   const rt = createRuntime(p.options())
   t.after(() => rt.close())
   return { p, rt }
+}
+
+/** Waits until the JS worker has taken `n` 'hang' requests in all (it counts them in a file). */
+async function hangsSeen(p, n) {
+  for (let i = 0; i < 1000; i++) {
+    if ((existsSync(p.path('proj/hang.seen')) ? readFileSync(p.path('proj/hang.seen'), 'utf8').length : 0) >= n) return
+    await sleep(10)
+  }
+  assert.fail(`the worker never took ${n} hang request(s)`)
 }
 
 const bash = (command, extra = {}) => ({ tool_name: 'Bash', tool_input: { command }, ...extra })
@@ -89,8 +102,12 @@ while IFS= read -r a && IFS= read -r b; do
   echo "this is not json"
   echo '{"id": 99999999, "stdout": "nobody asked"}'
   echo "worker noise on stderr" >&2
-  printf '{"id":%s,"stdout":{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"answer for %s"}}}\\n' "$ib" "$cb"
-  printf '{"id":%s,"exitCode":2,"stderr":"denied %s"}\\n' "$ia" "$ca"
+  # Answers go out in the reverse order of the requests; the command "one" is denied.
+  for x in "$ib $cb" "$ia $ca"; do
+    set -- $x
+    if [ "$2" = one ]; then printf '{"id":%s,"exitCode":2,"stderr":"denied %s"}\\n' "$1" "$2"
+    else printf '{"id":%s,"stdout":{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"answer for %s"}}}\\n' "$1" "$2"; fi
+  done
 done
 `
 
@@ -102,7 +119,6 @@ test('a shell while-read worker: out-of-order answers reach their own dispatch; 
   const sh = createRuntime(p.options())
   t.after(() => sh.close())
   const first = sh.dispatch('PreToolUse', bash('one'))
-  await sleep(100) // the first request is written before the second
   const second = sh.dispatch('PreToolUse', bash('two'))
   const [r1, r2] = await Promise.all([first, second])
   assert.deepEqual([r1.outcome.decision, r1.outcome.reason], ['deny', 'denied one'])
@@ -130,10 +146,10 @@ test('a Python worker (examples/worker.py) denies rm -rf and asks on git push', 
 })
 
 test('kill -9 of the worker mid-request fails that request; the next one runs on a new worker', async (t) => {
-  const { rt } = setup(t)
+  const { p, rt } = setup(t)
   const pid = pidOf(await rt.dispatch('PreToolUse', bash('whoami')))
   const hanging = rt.dispatch('PreToolUse', bash('hang'))
-  await sleep(100)
+  await hangsSeen(p, 1)
   process.kill(pid, 'SIGKILL')
   const r = await hanging
   // The worker's leader is `sh -c 'node w.js'`, which reports its child's death as 128+9.
@@ -144,13 +160,13 @@ test('kill -9 of the worker mid-request fails that request; the next one runs on
 })
 
 test('a worker that never answers: the request times out, the tree is killed, others in flight fail, the next request gets a new worker', async (t) => {
-  const { rt } = setup(t, { timeout: 1 })
+  const { p, rt } = setup(t, { timeout: 2 })
   const pid = pidOf(await rt.dispatch('PreToolUse', bash('whoami')))
   const first = rt.dispatch('PreToolUse', bash('hang'))
-  await sleep(300)
+  await hangsSeen(p, 1)
   const second = rt.dispatch('PreToolUse', bash('hang'))
   const [r1, r2] = await Promise.all([first, second])
-  assert.equal(r1.runs[0].error, 'timed out after 1s')
+  assert.equal(r1.runs[0].error, 'timed out after 2s')
   assert.equal(r2.runs[0].error, 'worker restarted')
   await assertGone(pid)
   const next = await rt.dispatch('PreToolUse', bash('whoami'))

@@ -37,23 +37,29 @@ async fn fork_bomb_within_a_bound_is_killed_whole() {
 async fn setsid_daemons_are_found_by_their_marker() {
     let p = Project::new();
     // Holds the hook's stdout from its own session after the hook exits.
-    let holder = format!("setsid sh -c 'echo $$ > {}; exec sleep 30' & echo started", p.path("holder.pid").display());
+    // Each hook waits until its daemon has written its pid, so a busy machine cannot
+    // let hookrt kill the daemon before the test knows which process to look for.
+    let holder_pid = p.path("holder.pid");
+    let holder = format!(
+        "setsid sh -c 'echo $$ > {0}; exec sleep 30' & until [ -s {0} ]; do sleep 0.01; done; echo started",
+        holder_pid.display()
+    );
     // Detaches from the pipes and its session, while the hook itself overruns its timeout.
     let detached = format!(
-        "setsid sh -c 'echo $$ > {}; exec sleep 30' </dev/null >/dev/null 2>&1 & sleep 30",
+        "setsid sh -c 'echo $$ > {0}; exec sleep 30' </dev/null >/dev/null 2>&1 & until [ -s {0} ]; do sleep 0.01; done; sleep 30",
         p.path("detached.pid").display()
     );
     p.claude(json!({"PreToolUse": [
         {"matcher": "A", "hooks": [{"command": holder}]},
-        {"matcher": "B", "hooks": [{"command": detached, "timeout": 0.5}]}
+        {"matcher": "B", "hooks": [{"command": detached, "timeout": 2}]}
     ]}));
     let rt = p.runtime();
     let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "A"})).await);
     assert_eq!(r["runs"][0]["outcome"]["exitCode"], 0);
     assert_eq!(r["runs"][0]["outcome"]["stdout"], "started");
-    assert!(gone(read_pid(&p.path("holder.pid"))));
+    assert!(gone(read_pid(&holder_pid)));
     let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "B"})).await);
-    assert_eq!(r["runs"][0]["error"], "timed out after 0.5s");
+    assert_eq!(r["runs"][0]["error"], "timed out after 2s");
     assert!(gone(read_pid(&p.path("detached.pid"))));
 }
 
