@@ -164,6 +164,9 @@ test('a worker that never answers: the request times out, the tree is killed, ot
   const pid = pidOf(await rt.dispatch('PreToolUse', bash('whoami')))
   const first = rt.dispatch('PreToolUse', bash('hang'))
   await hangsSeen(p, 1)
+  // The second request's own deadline falls well after the first's, so it is the first's
+  // timeout (killing the worker) that ends it.
+  await sleep(800)
   const second = rt.dispatch('PreToolUse', bash('hang'))
   const [r1, r2] = await Promise.all([first, second])
   assert.equal(r1.runs[0].error, 'timed out after 2s')

@@ -1,6 +1,6 @@
 //! Replays the committed corpora of the cargo-fuzz targets (`fuzz/corpus/<target>/`) through the
-//! same entry points on stable Rust, so every input the fuzzer kept (and every crash it found,
-//! once fixed) stays a test.
+//! same entry points on stable Rust, so every input the fuzzer kept stays a test; the crashes
+//! it found are named tests below (`cargo fuzz cmin` keeps inputs by coverage, not by history).
 
 use hookrt::fuzzing::TARGETS;
 use std::path::Path;
@@ -19,5 +19,63 @@ fn every_committed_corpus_input_replays_cleanly() {
             n += 1;
         }
         assert!(n > 0, "{name} has no corpus");
+    }
+}
+
+/// The fuzzers' findings as named inputs, so they stay tests whatever `cargo fuzz cmin` keeps
+/// in the corpora.
+mod findings {
+    use hookrt::decode::{decode, Decision, Raw};
+    use hookrt::dialect::Dialect;
+    use hookrt::event::CanonicalEvent;
+    use hookrt::permission_rule::{Call, Rule};
+    use std::path::Path;
+
+    /// `protocol`: the listen fast path answered lines the full decoder refuses, so the two
+    /// paths disagreed. Such lines now take the full path, which refuses them.
+    #[test]
+    fn listen_fast_path_leaves_lines_the_full_decoder_refuses() {
+        for line in [
+            r#"{"op":"dispatch","event":"Stop","payload":{"note":"\uD800"}}"#,
+            r#"{"op":"dispatch","event":"Stop","payload":{"n":2e22222}}"#,
+            r#"{"op":"ping","extra":[1E+99999]}"#,
+        ] {
+            assert!(hookrt::protocol::parse_line(line.as_bytes()).request.is_err(), "{line}");
+            assert_eq!(hookrt::protocol::quick_answer(line, |_, _| false), None, "{line}");
+            hookrt::fuzzing::protocol(line.as_bytes());
+        }
+        // An ordinary escape and an in-range exponent are still fine for both paths.
+        let line = r#"{"op":"dispatch","event":"Stop","payload":{"note":"\u00e9","n":1e3}}"#;
+        assert!(hookrt::protocol::parse_line(line.as_bytes()).request.is_ok());
+    }
+
+    /// `decoder`: a Copilot `permissionRequest` hook exiting 2 without a message denied with no
+    /// reason at all.
+    #[test]
+    fn copilot_permission_request_exit_2_denies_with_a_reason() {
+        let raw = Raw { exit_code: Some(2), stdout: String::new(), stderr: String::new(), truncated: false };
+        let o = decode(raw, CanonicalEvent::PermissionRequest, Dialect::Copilot);
+        assert_eq!(o.decision, Some(Decision::Deny));
+        assert_eq!(o.reason.as_deref(), Some("blocked by hook"));
+    }
+
+    /// `permission_rule`: brush-parser 0.4 panics on a redirection whose file descriptor number
+    /// does not fit; such a command is never handed to it.
+    #[test]
+    fn a_huge_redirection_fd_never_reaches_the_shell_parser() {
+        let panics = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let seen = panics.clone();
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |_| {
+            seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }));
+        let rule = Rule::parse("Bash(rm *)").unwrap();
+        let mut input = serde_json::Map::new();
+        input.insert("command".into(), "rm x; echo 111111111111<x".into());
+        let call =
+            Call { tool_name: "Bash", tool_input: Some(&input), project_dir: Path::new("/p"), home: Path::new("/h") };
+        let _ = rule.matches(&call);
+        std::panic::set_hook(previous);
+        assert_eq!(panics.load(std::sync::atomic::Ordering::SeqCst), 0, "the shell parser panicked");
     }
 }
