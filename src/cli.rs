@@ -523,7 +523,7 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> 
 fn trust(rt: &Runtime, action: TrustAction, io: Io<'_>) -> i32 {
     use crate::trust::{store_path, TrustStatus, TrustStore};
     let path = store_path(&rt.options().load.home);
-    let listed = rt.loaded().hermes.clone();
+    let listed = rt.loaded().listed.clone();
     match action {
         TrustAction::List { json } => {
             if json {
@@ -553,7 +553,7 @@ fn trust(rt: &Runtime, action: TrustAction, io: Io<'_>) -> i32 {
             let mut store = TrustStore::load(&path);
             let mut n = 0;
             let in_scope =
-                |h: &&crate::config::hermes::HermesHook| scope.as_deref().is_none_or(|s| h.scope.as_str() == s);
+                |h: &&crate::config::consent::ListedHook| scope.as_deref().is_none_or(|s| h.scope.as_str() == s);
             for h in listed.iter().filter(in_scope).filter(|h| all || commands.contains(&h.command)) {
                 if h.status != TrustStatus::Approved || all {
                     store.approve(&h.event, &h.command, h.sha256.as_deref());

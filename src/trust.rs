@@ -89,6 +89,17 @@ pub enum TrustStatus {
     Changed,
 }
 
+impl TrustStatus {
+    /// Why a hook that is not approved is not, for diagnostics.
+    pub fn why_not(self) -> &'static str {
+        if self == TrustStatus::Changed {
+            "its script changed since it was approved"
+        } else {
+            "not approved"
+        }
+    }
+}
+
 /// The allowlist file.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct TrustStore {

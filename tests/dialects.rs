@@ -124,7 +124,7 @@ async fn hermes_consent_requires_approval_and_reapproval_after_edits() {
     std::fs::write(&script, "echo '{\"decision\":\"block\",\"reason\":\"v2\"}'\n").unwrap();
     let rt = Runtime::with_env(&opts, &|_| None).unwrap();
     assert!(rt.loaded().diagnostics.iter().any(|d| d.message.contains("its script changed since it was approved")));
-    assert_eq!(rt.loaded().hermes[0].status, hookrt::trust::TrustStatus::Changed);
+    assert_eq!(rt.loaded().listed[0].status, hookrt::trust::TrustStatus::Changed);
     let r = to_json(&dispatch(&rt, "pre_tool_call", json!({"tool_name": "x"})).await);
     assert_eq!(r["runs"].as_array().unwrap().len(), 0);
 

@@ -1,14 +1,40 @@
-//! Consent for every dialect's hooks (Hermes has its own in `hermes.rs`, Gemini honours
+//! Consent for every dialect's hooks (Hermes applies it per entry in `hermes.rs`, Gemini honours
 //! `trusted_hooks.json`): hooks of a gated scope (`requireHookApproval`: `"project"` gates
 //! project and local files, `"all"` every file but managed settings) run only once approved
 //! with `hookrt trust approve`; the approval records the hook's dialect, event and command and
 //! the SHA-256 of the script the command runs, so an edited script needs a new approval.
 
 use super::discovery::Candidate;
-use super::hermes::{Consent, HermesHook};
 use super::{Diagnostic, HandlerSpec, Hook, Scope, Severity};
-use crate::trust::{script_hash, ApprovalScope, TrustStatus};
-use std::path::Path;
+use crate::trust::{script_hash, ApprovalScope, TrustStatus, TrustStore};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// A hook that needs approval, as `hookrt trust` lists it (Hermes hooks, project and local
+/// hooks of every dialect, and global ones under `requireHookApproval: "all"`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ListedHook {
+    pub event: String,
+    pub command: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub script: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    pub status: TrustStatus,
+    pub file: String,
+    /// Where the file sits (`hookrt trust approve --scope`).
+    pub scope: super::Scope,
+}
+
+/// How consent is applied while loading.
+#[derive(Debug, Clone, Default)]
+pub struct Consent {
+    pub store: TrustStore,
+    /// Unapproved hooks do not run (otherwise they run with a warning).
+    pub require: bool,
+    /// `HERMES_ACCEPT_HOOKS=1` or `hooks_auto_accept: true`: everything counts as approved.
+    pub accept_all: bool,
+}
 
 /// What an approval names: `<dialect>:<event>` and the command (or URL, or prompt).
 pub fn key(h: &Hook) -> (String, String) {
@@ -24,6 +50,31 @@ pub fn key(h: &Hook) -> (String, String) {
     (format!("{}:{}", h.dialect.as_str(), h.event), what)
 }
 
+/// Where one hook stands with the approvals, as `hookrt trust list` shows it: the script its
+/// command runs (resolved from `base`) is hashed and looked up; `accept_all` approves everything.
+/// Shared by every dialect's gate and by Hermes' own consent.
+pub fn assess(
+    consent: &Consent,
+    accept_all: bool,
+    (event, command): (&str, &str),
+    argv: &[String],
+    base: &Path,
+    (file, scope): (&Path, Scope),
+) -> ListedHook {
+    let hashed = script_hash(argv, base);
+    let hash = hashed.as_ref().map(|(_, h)| h.as_str());
+    let status = if accept_all { TrustStatus::Approved } else { consent.store.status(event, command, hash) };
+    ListedHook {
+        event: event.to_owned(),
+        command: command.to_owned(),
+        sha256: hash.map(str::to_owned),
+        script: hashed.map(|(p, _)| p),
+        status,
+        file: file.display().to_string(),
+        scope,
+    }
+}
+
 /// Checks the hooks a file added (from `first` on): lists them for `hookrt trust`, skips the
 /// unapproved ones of a gated scope with a warning each, and otherwise says once per project
 /// file that some of its hooks are not approved (a log line in drop-in mode).
@@ -36,7 +87,7 @@ pub fn gate(
     consent: &Consent,
     scope: ApprovalScope,
     (project, drop_in): (&Path, bool),
-    listed: &mut Vec<HermesHook>,
+    listed: &mut Vec<ListedHook>,
 ) {
     let gated = scope.gates(cand.scope);
     let listed_scope = gated || matches!(cand.scope, Scope::Project | Scope::Local);
@@ -49,19 +100,9 @@ pub fn gate(
     while i < hooks.len() {
         let (event, command) = key(&hooks[i]);
         let argv = shlex::split(&command).unwrap_or_default();
-        let hashed = script_hash(&argv, project);
-        let hash = hashed.as_ref().map(|(_, h)| h.as_str());
-        let status =
-            if consent.accept_all { TrustStatus::Approved } else { consent.store.status(&event, &command, hash) };
-        listed.push(HermesHook {
-            event: event.clone(),
-            command: command.clone(),
-            script: hashed.as_ref().map(|(p, _)| p.clone()),
-            sha256: hash.map(str::to_owned),
-            status,
-            file: cand.path.display().to_string(),
-            scope: cand.scope,
-        });
+        let entry = assess(consent, consent.accept_all, (&event, &command), &argv, project, (&cand.path, cand.scope));
+        let status = entry.status;
+        listed.push(entry);
         if status == TrustStatus::Approved {
             i += 1;
             continue;
@@ -71,8 +112,7 @@ pub fn gate(
             i += 1;
             continue;
         }
-        let what =
-            if status == TrustStatus::Changed { "its script changed since it was approved" } else { "not approved" };
+        let what = status.why_not();
         diags.push(Diagnostic {
             severity: Severity::Warning,
             file: Some(cand.path.display().to_string()),

@@ -2,14 +2,14 @@
 //! split shell-style and run without a shell) and `hooks.outbound` (signed notify-only
 //! webhooks). Consent follows [`crate::trust`].
 
+use super::consent::{Consent, ListedHook};
 use super::groups::{event_matcher, matcher_field, quote, FileCtx};
 use super::{Diagnostic, HandlerSpec, Hook, Severity};
 use crate::dialect::Dialect;
 use crate::event::{CanonicalEvent, ToolResult};
-use crate::trust::{script_hash, TrustStatus, TrustStore};
+use crate::trust::TrustStatus;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::path::PathBuf;
 
 /// Hermes' default and largest shell-hook timeouts, in seconds.
 pub const DEFAULT_TIMEOUT: f64 = 60.0;
@@ -25,36 +25,11 @@ pub struct OutboundTarget {
     pub secret_env: Option<String>,
 }
 
-/// A Hermes shell hook as `hookrt trust` shows it.
-#[derive(Debug, Clone, Serialize)]
-pub struct HermesHook {
-    pub event: String,
-    pub command: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub script: Option<PathBuf>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sha256: Option<String>,
-    pub status: TrustStatus,
-    pub file: String,
-    /// Where the file sits (`hookrt trust approve --scope`).
-    pub scope: super::Scope,
-}
-
-/// How consent is applied while loading.
-#[derive(Debug, Clone, Default)]
-pub struct Consent {
-    pub store: TrustStore,
-    /// Unapproved hooks do not run (otherwise they run with a warning).
-    pub require: bool,
-    /// `HERMES_ACCEPT_HOOKS=1` or `hooks_auto_accept: true`: everything counts as approved.
-    pub accept_all: bool,
-}
-
 /// What a Hermes file contributed besides hooks.
 #[derive(Debug, Default)]
 pub struct HermesOut {
     pub outbound: Vec<OutboundTarget>,
-    pub listed: Vec<HermesHook>,
+    pub listed: Vec<ListedHook>,
 }
 
 /// Levenshtein distance, for did-you-mean hints.
@@ -178,24 +153,18 @@ pub fn parse(
                     }
                 },
             };
-            let hashed = script_hash(&argv, ctx.path.parent().unwrap_or(home));
-            let hash = hashed.as_ref().map(|(_, h)| h.as_str());
-            let status = if accept_all { TrustStatus::Approved } else { consent.store.status(event, command, hash) };
-            out.listed.push(HermesHook {
-                event: event.clone(),
-                command: command.to_owned(),
-                script: hashed.as_ref().map(|(p, _)| p.clone()),
-                sha256: hash.map(str::to_owned),
-                status,
-                file: ctx.path.display().to_string(),
-                scope: super::Scope::Global,
-            });
+            let entry = super::consent::assess(
+                consent,
+                accept_all,
+                (event, command),
+                &argv,
+                ctx.path.parent().unwrap_or(home),
+                (ctx.path, super::Scope::Global),
+            );
+            let status = entry.status;
+            out.listed.push(entry);
             if status != TrustStatus::Approved {
-                let what = if status == TrustStatus::Changed {
-                    "its script changed since it was approved"
-                } else {
-                    "not approved"
-                };
+                let what = status.why_not();
                 if consent.require {
                     diags.push(diag(
                         Severity::Warning,

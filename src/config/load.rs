@@ -83,7 +83,7 @@ pub fn load(opts: &LoadOptions) -> Loaded {
     let mut sources = Vec::new();
     let mut seen_files: HashSet<PathBuf> = HashSet::new();
     let mut sw = Switches::default();
-    let consent = hermes::Consent {
+    let consent = super::consent::Consent {
         store: TrustStore::load(&trust::store_path(&opts.home)),
         require: opts.require_approval.on(),
         accept_all: opts.accept_hooks,
@@ -156,7 +156,7 @@ pub fn load(opts: &LoadOptions) -> Loaded {
     let off = opts.hooks_off || sw.managed_disabled || (user_off && !has_managed);
     let mut table = HookTable::new(hooks, off);
     table.outbound = extra.outbound;
-    Loaded { table, diagnostics: diags, sources, hermes: extra.listed }
+    Loaded { table, diagnostics: diags, sources, listed: extra.listed }
 }
 
 /// Parses one file's text as `dialect` (recognised when `None`) without touching the disk
@@ -164,7 +164,7 @@ pub fn load(opts: &LoadOptions) -> Loaded {
 pub fn parse_text(path: &Path, dialect: Option<Dialect>, text: &str) -> (Vec<Hook>, Vec<Diagnostic>) {
     let opts = LoadOptions::default();
     let cand = Candidate::settings(path.to_path_buf(), dialect, Scope::Project);
-    let consent = hermes::Consent { store: TrustStore::default(), require: false, accept_all: true };
+    let consent = super::consent::Consent { store: TrustStore::default(), require: false, accept_all: true };
     let (mut hooks, mut diags) = (Vec::new(), Vec::new());
     let mut extra = hermes::HermesOut::default();
     let mut sw = Switches::default();
@@ -198,7 +198,7 @@ fn load_file(
     cand: &Candidate,
     text: &str,
     opts: &LoadOptions,
-    consent: &hermes::Consent,
+    consent: &super::consent::Consent,
     hooks: &mut Vec<Hook>,
     diags: &mut Vec<Diagnostic>,
     extra: &mut hermes::HermesOut,

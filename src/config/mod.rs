@@ -341,6 +341,6 @@ pub struct Loaded {
     pub table: HookTable,
     pub diagnostics: Vec<Diagnostic>,
     pub sources: Vec<Source>,
-    /// Hermes shell hooks with their consent status (for `hookrt trust`).
-    pub hermes: Vec<hermes::HermesHook>,
+    /// The hooks that need approval, with their status (for `hookrt trust`).
+    pub listed: Vec<consent::ListedHook>,
 }
