@@ -72,7 +72,7 @@ export type EventName =
   | 'beforeShellExecution' | 'afterShellExecution' | 'beforeMCPExecution' | 'afterMCPExecution' | 'beforeReadFile'
   | 'afterFileEdit' | 'beforeSubmitPrompt' | 'stop' | 'sessionStart' | 'sessionEnd' | 'preToolUse' | 'postToolUse'
   | 'postToolUseFailure' | 'subagentStart' | 'subagentStop' | 'preCompact' | 'afterAgentResponse' | 'afterAgentThought'
-  | 'userPromptSubmitted' | 'permissionRequest' | 'agentStop' | 'errorOccurred'
+  | 'userPromptSubmitted' | 'permissionRequest' | 'agentStop' | 'errorOccurred' | 'ErrorOccurred'
   | 'pre_read_code' | 'post_read_code' | 'pre_write_code' | 'post_write_code' | 'pre_run_command' | 'post_run_command'
   | 'pre_mcp_tool_use' | 'post_mcp_tool_use' | 'pre_user_prompt' | 'post_cascade_response'
   | (string & {})

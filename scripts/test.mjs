@@ -16,7 +16,7 @@ const step = (name, cmd, args, opts = {}) => {
 }
 const only = process.argv[2]
 if (!only || only === 'rust') {
-  step('cargo test', 'cargo', ['test', '--profile', 'ci', '--no-default-features'])
+  step('cargo test', 'cargo', ['test', '--profile', 'ci', '--no-default-features', '--features', 'fuzzing'])
 }
 if (!only || only === 'node') {
   step('build addon and executable', process.execPath, [join(root, 'scripts', 'build.mjs')])

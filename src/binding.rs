@@ -2,7 +2,7 @@
 //! boundary as JSON strings (cheaper than property-by-property conversion); the JS wrapper
 //! (`wrapper.js`) turns them into objects and maps AbortSignals onto [`CancelToken`]s.
 
-use crate::options::RuntimeOptions;
+use crate::runtime::options::{OptionsError, RuntimeOptions};
 use crate::runtime::{DispatchError, DispatchRequest, Runtime};
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -125,7 +125,7 @@ impl NativeRuntime {
         ts_args_type = "optionsJson: string, mcpCall?: ((requestJson: string) => Promise<string>) | null, mcpAbort?: ((id: string) => void) | null"
     )]
     pub fn new(options_json: String, mcp_call: Option<JsonCall>, mcp_abort: Option<JsonCallback>) -> Result<Self> {
-        crate::logging::init();
+        crate::runtime::logging::init();
         let opts: RuntimeOptions = serde_json::from_str(&options_json)
             .map_err(|e| Error::new(Status::InvalidArg, format!("invalid runtime options: {e}")))?;
         let mcp = match (mcp_call, mcp_abort) {
@@ -136,8 +136,13 @@ impl NativeRuntime {
             }))),
             _ => None,
         };
-        let rt = Runtime::with_host(&opts, &|k| std::env::var(k).ok(), mcp)
-            .map_err(|e| Error::new(Status::InvalidArg, e))?;
+        let rt = Runtime::with_host(&opts, &|k| std::env::var(k).ok(), mcp).map_err(|e| {
+            let status = match e {
+                OptionsError::Timeout | OptionsError::UnknownEvent(_) => Status::InvalidArg,
+                OptionsError::NoCwd(_) => Status::GenericFailure,
+            };
+            Error::new(status, e.to_string())
+        })?;
         Ok(NativeRuntime { inner: Arc::new(rt) })
     }
 
@@ -146,7 +151,7 @@ impl NativeRuntime {
     pub fn on_async(&self, cb: Option<JsonCallback>) {
         let listener = cb.map(|cb| {
             let cb = Arc::new(cb);
-            crate::background::Listener(Arc::new(move |f: &crate::background::Finished| {
+            crate::runtime::background::Listener(Arc::new(move |f: &crate::runtime::background::Finished| {
                 cb.call(json(f), ThreadsafeFunctionCallMode::NonBlocking);
             }))
         });
@@ -199,7 +204,7 @@ impl NativeRuntime {
         let cancel = token.map(|t| t.inner.clone()).unwrap_or_default();
         let progress = progress.map(Arc::new);
         let sink = progress.clone().map(|cb| {
-            crate::execute::ProgressSink(Arc::new(move |p| {
+            crate::runtime::execute::ProgressSink(Arc::new(move |p| {
                 cb.call(json(&p), ThreadsafeFunctionCallMode::NonBlocking);
             }))
         });

@@ -3,9 +3,9 @@
 //! plain words.
 
 use crate::config::{HandlerSpec, Hook};
-use crate::decode::Decision;
-use crate::event::CanonicalEvent;
 use crate::runtime::Runtime;
+use crate::vocab::CanonicalEvent;
+use crate::vocab::Decision;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};

@@ -3,9 +3,8 @@
 //! checks the property of its parser: no panic, a defined result, and where two paths decode the
 //! same input (the `listen` fast path and the full decoder), that they agree.
 
-use crate::decode::{decode, Raw};
-use crate::dialect::Dialect;
-use crate::event::CanonicalEvent;
+use crate::contract::decode::decode;
+use crate::vocab::{CanonicalEvent, Decision, Dialect, Raw};
 use std::path::Path;
 
 /// The files whose parsers the config target drives; the first byte picks one.
@@ -25,18 +24,7 @@ pub const CONFIG_FILES: &[(&str, Option<Dialect>)] = &[
 ];
 
 /// Every dialect, for targets that pick one by a byte.
-pub const DIALECTS: [Dialect; 10] = [
-    Dialect::Claude,
-    Dialect::Codex,
-    Dialect::Opencode,
-    Dialect::Hermes,
-    Dialect::Native,
-    Dialect::Agents,
-    Dialect::Gemini,
-    Dialect::Cursor,
-    Dialect::Copilot,
-    Dialect::Windsurf,
-];
+pub const DIALECTS: [Dialect; 10] = Dialect::ALL;
 
 /// A config file of any dialect: hooks and diagnostics, never a panic; every diagnostic names
 /// its file.
@@ -44,7 +32,7 @@ pub fn config(data: &[u8]) {
     let Some((&pick, rest)) = data.split_first() else { return };
     let (path, dialect) = CONFIG_FILES[pick as usize % CONFIG_FILES.len()];
     let text = String::from_utf8_lossy(rest);
-    let (hooks, diags) = crate::config::load::parse_text(Path::new(path), dialect, &text);
+    let (hooks, diags) = crate::load::parse_text(Path::new(path), dialect, &text);
     assert!(diags.iter().all(|d| d.file.as_deref() == Some(path)), "{diags:?}");
     for h in &hooks {
         let _ = h.identity();
@@ -71,7 +59,7 @@ pub fn decoder(data: &[u8]) {
     assert_eq!(o.exit_code, Some(code));
     // A JSON deny may come without a reason (the contract allows it); an exit-2 deny always
     // carries stderr or the default.
-    if code == Some(2) && o.decision == Some(crate::decode::Decision::Deny) && o.stdout.is_empty() {
+    if code == Some(2) && o.decision == Some(Decision::Deny) && o.stdout.is_empty() {
         assert!(o.reason.is_some());
     }
     let _ = serde_json::to_string(&o);
@@ -102,13 +90,13 @@ pub fn protocol(data: &[u8]) {
 pub fn permission_rule(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let (rule, input) = text.split_once('\n').unwrap_or((&text, ""));
-    let Ok(r) = crate::permission_rule::Rule::parse(rule) else { return };
+    let Ok(r) = crate::config::if_rule::Rule::parse(rule) else { return };
     let mut m = serde_json::Map::new();
     m.insert("command".into(), input.into());
     m.insert("file_path".into(), input.into());
     m.insert("url".into(), input.into());
     for tool in ["Bash", "Read", "Edit", "WebFetch", "mcp__s__t"] {
-        let _ = r.matches(&crate::permission_rule::Call {
+        let _ = r.matches(&crate::config::if_rule::Call {
             tool_name: tool,
             tool_input: Some(&m),
             project_dir: Path::new("/p"),

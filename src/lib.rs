@@ -1,39 +1,47 @@
 //! hookrt: a hook runtime for AI agent harnesses.
 //!
-//! The pure core (everything but [`binding`]) finds the hooks users' configuration files
-//! declare ([`config`]), plans them for an event ([`event`], [`matcher`]), runs them
-//! ([`handler`]), decodes each answer ([`decode`]) and folds them into one decision
-//! ([`fold`]). [`runtime`] ties these together; [`protocol`], [`listen`] and [`cli`] serve
-//! it over stdio; [`binding`] is the thin napi layer for Node.
+//! Layers, each importing only the ones below it (docs/architecture.md; `tests/architecture.rs`
+//! checks): `vocab` → `config` (the hook model and file-reading machinery) → `harness` (one
+//! folder per harness) → `load` (files → hook table) → `contract` (stdin, decoding, folding) →
+//! `handler` (how each kind of hook runs) → `runtime` (options, dispatch, history) → the faces
+//! (`protocol`, `listen`, [`cli`], `doctor`, `convert`, the napi `binding`). Every module is
+//! private; what hosts and tests use is re-exported here.
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
-pub mod background;
 pub mod cli;
-pub mod config;
-pub mod convert;
-pub mod decode;
-pub mod dialect;
-pub mod doctor;
-pub mod env_file;
-pub mod event;
-pub mod event_fields;
-pub mod execute;
-pub mod fold;
-#[doc(hidden)]
+mod config;
+mod contract;
+mod convert;
+mod doctor;
+#[cfg(feature = "fuzzing")]
 pub mod fuzzing;
-pub mod handler;
-pub mod harness;
-pub mod history;
-pub mod listen;
-pub mod logging;
-pub mod matcher;
-pub mod options;
-pub mod payload;
-pub mod permission_rule;
-pub mod protocol;
-pub mod runtime;
-pub mod stop_guard;
-pub mod trust;
+mod handler;
+mod harness;
+mod listen;
+mod load;
+mod protocol;
+mod runtime;
+mod vocab;
 
 #[cfg(feature = "napi")]
-pub mod binding;
+mod binding;
+
+pub use config::if_rule::{Call as IfCall, Rule as IfRule};
+pub use config::{Hook, PluginDir};
+pub use contract::decode::decode;
+pub use contract::Outcome;
+pub use convert::{convert_file, Converted, Format};
+pub use handler::oracle::parse_answer as parse_oracle_answer;
+pub use harness::{all_dispatch_names, event_names};
+pub use load::trust_store::script_hash;
+pub use load::{load, parse_text, store_path, ListedHook, LoadOptions, Loaded, Source, TrustStatus, TrustStore};
+pub use protocol::{parse_line, quick_answer};
+pub use runtime::background::Rewake;
+pub use runtime::history::view::read as read_history;
+pub use runtime::history::{rotated as rotated_history, HistoryOptions};
+pub use runtime::options::{OptionsError, RuntimeOptions, DEFAULT_OUTPUT_CAP};
+pub use runtime::{DispatchError, DispatchRequest, DispatchResult, Run, Runtime};
+pub use vocab::{
+    ApprovalScope, CanonicalEvent, Decision, Diagnostic, Dialect, EventFields, OnError, Raw, RunOutcome, Scope,
+    Severity,
+};

@@ -4,9 +4,9 @@
 
 mod common;
 use common::*;
-use hookrt::event::{all_dispatch_names, CanonicalEvent};
-use hookrt::options::RuntimeOptions;
-use hookrt::runtime::Runtime;
+use hookrt::all_dispatch_names;
+use hookrt::Runtime;
+use hookrt::RuntimeOptions;
 use serde_json::json;
 
 #[tokio::test]
@@ -139,10 +139,8 @@ async fn plugin_hooks_use_their_root_and_data_dir() {
     // A plugin without hooks is skipped silently; a broken one is a diagnostic naming it.
     std::fs::create_dir_all(p.path("plugins/empty")).unwrap();
     p.write("plugins/broken/hooks/hooks.json", "{\"hooks\": ");
-    let plugin = |dir: &str, data: Option<&str>| hookrt::config::discovery::PluginDir {
-        root: p.path(dir),
-        data_dir: data.map(|d| p.path(d)),
-    };
+    let plugin =
+        |dir: &str, data: Option<&str>| hookrt::PluginDir { root: p.path(dir), data_dir: data.map(|d| p.path(d)) };
     let opts = RuntimeOptions {
         plugins: vec![
             plugin("plugins/formatter", Some("data/fmt")),
@@ -245,18 +243,7 @@ async fn enabled_false_is_loaded_listed_and_never_run() {
 #[tokio::test]
 async fn every_claude_and_codex_event_dispatches_and_reaches_its_hooks() {
     let p = Project::new();
-    let names: Vec<&str> = CanonicalEvent::ALL
-        .iter()
-        .filter(|e| e.in_claude())
-        .flat_map(|e| {
-            let n = e.claude_name();
-            if *e == CanonicalEvent::ToolAfter {
-                vec![n, "PostToolUseFailure"]
-            } else {
-                vec![n]
-            }
-        })
-        .collect();
+    let names: Vec<&str> = hookrt::event_names(hookrt::Dialect::Claude);
     assert!(names.len() >= 34);
     let hooks: serde_json::Map<String, serde_json::Value> = names
         .iter()

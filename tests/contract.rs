@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use hookrt::runtime::DispatchError;
+use hookrt::DispatchError;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 

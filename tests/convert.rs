@@ -1,7 +1,7 @@
 //! `hookrt convert`: units, event and tool names, warnings for what a target cannot say, and
 //! round trips Claude → X → Claude keeping every hook X can express.
 
-use hookrt::convert::{convert_file, Format};
+use hookrt::{convert_file, Format};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 

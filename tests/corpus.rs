@@ -25,10 +25,10 @@ fn every_committed_corpus_input_replays_cleanly() {
 /// The fuzzers' findings as named inputs, so they stay tests whatever `cargo fuzz cmin` keeps
 /// in the corpora.
 mod findings {
-    use hookrt::decode::{decode, Decision, Raw};
-    use hookrt::dialect::Dialect;
-    use hookrt::event::CanonicalEvent;
-    use hookrt::permission_rule::{Call, Rule};
+    use hookrt::CanonicalEvent;
+    use hookrt::Dialect;
+    use hookrt::{decode, Decision, Raw};
+    use hookrt::{IfCall as Call, IfRule as Rule};
     use std::path::Path;
 
     /// `protocol`: the listen fast path answered lines the full decoder refuses, so the two
@@ -40,13 +40,13 @@ mod findings {
             r#"{"op":"dispatch","event":"Stop","payload":{"n":2e22222}}"#,
             r#"{"op":"ping","extra":[1E+99999]}"#,
         ] {
-            assert!(hookrt::protocol::parse_line(line.as_bytes()).request.is_err(), "{line}");
-            assert_eq!(hookrt::protocol::quick_answer(line, |_, _| false), None, "{line}");
+            assert!(hookrt::parse_line(line.as_bytes()).request.is_err(), "{line}");
+            assert_eq!(hookrt::quick_answer(line, |_, _| false), None, "{line}");
             hookrt::fuzzing::protocol(line.as_bytes());
         }
         // An ordinary escape and an in-range exponent are still fine for both paths.
         let line = r#"{"op":"dispatch","event":"Stop","payload":{"note":"\u00e9","n":1e3}}"#;
-        assert!(hookrt::protocol::parse_line(line.as_bytes()).request.is_ok());
+        assert!(hookrt::parse_line(line.as_bytes()).request.is_ok());
     }
 
     /// `decoder`: a Copilot `permissionRequest` hook exiting 2 without a message denied with no

@@ -3,10 +3,10 @@
 
 mod common;
 use common::*;
-use hookrt::config::Severity;
-use hookrt::options::RuntimeOptions;
-use hookrt::runtime::Runtime;
-use hookrt::trust::{script_hash, store_path, TrustStore};
+use hookrt::Runtime;
+use hookrt::RuntimeOptions;
+use hookrt::Severity;
+use hookrt::{script_hash, store_path, TrustStore};
 use serde_json::{json, Value};
 
 fn messages(r: &Value) -> Vec<String> {
@@ -102,7 +102,7 @@ async fn hermes_consent_requires_approval_and_reapproval_after_edits() {
     let p = Project::new();
     let script = p.write("home/hooks/ok.sh", "echo '{\"decision\":\"block\",\"reason\":\"v1\"}'\n");
     hermes_config(&p, &format!("hooks:\n  pre_tool_call:\n    - command: sh {}\n", script.display()));
-    let opts = RuntimeOptions { require_hook_approval: hookrt::trust::ApprovalScope::Project, ..p.options() };
+    let opts = RuntimeOptions { require_hook_approval: hookrt::ApprovalScope::Project, ..p.options() };
     let rt = Runtime::with_env(&opts, &|_| None).unwrap();
     assert!(rt.loaded().diagnostics.iter().any(|d| d.message.contains("not approved; skipped")));
     let r = to_json(&dispatch(&rt, "pre_tool_call", json!({"tool_name": "x"})).await);
@@ -124,7 +124,7 @@ async fn hermes_consent_requires_approval_and_reapproval_after_edits() {
     std::fs::write(&script, "echo '{\"decision\":\"block\",\"reason\":\"v2\"}'\n").unwrap();
     let rt = Runtime::with_env(&opts, &|_| None).unwrap();
     assert!(rt.loaded().diagnostics.iter().any(|d| d.message.contains("its script changed since it was approved")));
-    assert_eq!(rt.loaded().listed[0].status, hookrt::trust::TrustStatus::Changed);
+    assert_eq!(rt.loaded().listed[0].status, hookrt::TrustStatus::Changed);
     let r = to_json(&dispatch(&rt, "pre_tool_call", json!({"tool_name": "x"})).await);
     assert_eq!(r["runs"].as_array().unwrap().len(), 0);
 

@@ -3,8 +3,8 @@
 
 mod common;
 use common::*;
-use hookrt::options::RuntimeOptions;
-use hookrt::runtime::Runtime;
+use hookrt::Runtime;
+use hookrt::RuntimeOptions;
 use serde_json::json;
 
 #[tokio::test]
@@ -41,7 +41,7 @@ async fn fail_closed_turns_timeout_signal_and_spawn_failure_into_deny() {
     // Unknown names are refused.
     let e =
         Runtime::with_env(&RuntimeOptions { fail_closed: vec!["tool:nope".into()], ..p.options() }, &|_| None).err();
-    assert_eq!(e.as_deref(), Some("failClosed: unknown event \"tool:nope\""));
+    assert_eq!(e.map(|e| e.to_string()).as_deref(), Some("failClosed: unknown event \"tool:nope\""));
 }
 
 #[tokio::test]

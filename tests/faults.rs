@@ -2,8 +2,8 @@
 
 mod common;
 use common::*;
-use hookrt::options::RuntimeOptions;
-use hookrt::runtime::Runtime;
+use hookrt::Runtime;
+use hookrt::RuntimeOptions;
 use serde_json::{json, Value};
 use std::time::Duration;
 

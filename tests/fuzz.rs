@@ -4,12 +4,12 @@
 //! A short run is part of `cargo test`; a long one: `PROPTEST_CASES=200000 cargo test --profile ci
 //! --no-default-features --test fuzz`.
 
-use hookrt::config::load::{load, LoadOptions};
-use hookrt::decode::{decode, Raw};
-use hookrt::dialect::Dialect;
-use hookrt::event::CanonicalEvent;
-use hookrt::handler::oracle::parse_answer;
-use hookrt::protocol::{parse_line, quick_answer};
+use hookrt::parse_oracle_answer as parse_answer;
+use hookrt::CanonicalEvent;
+use hookrt::Dialect;
+use hookrt::{decode, Raw};
+use hookrt::{load, LoadOptions};
+use hookrt::{parse_line, quick_answer};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -122,7 +122,7 @@ proptest! {
     fn harness_files_shaped_like_theirs(which in 0..HARNESS_FILES.len(), ev in 0usize..30, entries in prop::collection::vec(json_value(), 0..4),
                                         wrap in any::<bool>(), extra in json_value()) {
         let (file, dialect) = HARNESS_FILES[which];
-        let names = dialect.event_names();
+        let names = hookrt::event_names(dialect);
         let event = names.get(ev).copied().unwrap_or("bogusEvent");
         // Gemini nests entries in groups; the others list them directly.
         let list = if wrap { serde_json::json!([{"matcher": extra, "sequential": true, "hooks": entries}]) } else { Value::Array(entries) };
@@ -143,7 +143,7 @@ proptest! {
         let stdout = if as_json { serde_json::to_string(&v).unwrap() } else { out };
         let o = decode(Raw { exit_code: code, stdout, stderr: err, truncated: false }, CanonicalEvent::ALL[ev], dialects[d]);
         prop_assert_eq!(o.exit_code, Some(code));
-        if code == Some(2) && o.decision == Some(hookrt::decode::Decision::Deny) && o.stdout.is_empty() {
+        if code == Some(2) && o.decision == Some(hookrt::Decision::Deny) && o.stdout.is_empty() {
             prop_assert!(o.reason.is_some());
         }
         serde_json::to_string(&o).unwrap();

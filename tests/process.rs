@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use hookrt::runtime::DispatchError;
+use hookrt::DispatchError;
 use serde_json::json;
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
@@ -101,7 +101,7 @@ async fn fifty_megabytes_of_output_are_capped() {
     let out = &r["runs"][0]["outcome"];
     assert_eq!(out["exitCode"], 0);
     assert_eq!(out["truncated"], true);
-    assert_eq!(out["stdout"].as_str().unwrap().len(), hookrt::options::DEFAULT_OUTPUT_CAP);
+    assert_eq!(out["stdout"].as_str().unwrap().len(), hookrt::DEFAULT_OUTPUT_CAP);
     assert_eq!(out["stderr"], "done");
 }
 

@@ -4,9 +4,9 @@
 
 mod common;
 use common::*;
-use hookrt::options::RuntimeOptions;
-use hookrt::runtime::Runtime;
-use hookrt::trust::ApprovalScope;
+use hookrt::ApprovalScope;
+use hookrt::Runtime;
+use hookrt::RuntimeOptions;
 use serde_json::json;
 
 async fn cli(p: &Project, args: &[&str]) -> (i32, String, String) {

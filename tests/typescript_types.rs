@@ -1,10 +1,10 @@
 //! The public TypeScript types in `wrapper.d.ts` checked against the Rust wire types, so a
 //! field added on one side cannot be forgotten on the other.
 
-use hookrt::decode::{Decision, RunOutcome};
-use hookrt::event::CanonicalEvent;
-use hookrt::event_fields::EventFields;
-use hookrt::fold::Outcome;
+use hookrt::CanonicalEvent;
+use hookrt::EventFields;
+use hookrt::Outcome;
+use hookrt::{Decision, RunOutcome};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 
@@ -60,7 +60,7 @@ fn outcome_fields_match_the_typescript_outcome() {
     o.raw_reason = Some("r".into());
     o.fields = full_fields();
     o.env = Some([("K".to_string(), "V".to_string())].into());
-    o.rewake = Some(hookrt::background::Rewake { reason: "r".into() });
+    o.rewake = Some(hookrt::Rewake { reason: "r".into() });
     assert_eq!(keys(serde_json::to_value(&o).unwrap()), ts_props(&dts(), "Outcome"));
 }
 
@@ -93,8 +93,8 @@ fn every_canonical_event_and_decision_is_in_the_unions() {
     }
     assert_eq!(events.matches("\n  | '").count(), CanonicalEvent::ALL.len());
     let names = union("EventName");
-    for e in CanonicalEvent::ALL.into_iter().filter(|e| e.in_claude()) {
-        assert!(names.contains(&format!("'{}'", e.claude_name())), "{} missing from EventName", e.claude_name());
+    for n in hookrt::all_dispatch_names().into_iter().filter(|n| CanonicalEvent::ALL.iter().all(|e| e.as_str() != *n)) {
+        assert!(names.contains(&format!("'{n}'")), "{n} missing from EventName");
     }
     let decisions = union("Decision");
     for d in [Decision::None, Decision::Allow, Decision::Ask, Decision::Defer, Decision::Deny] {

@@ -1,18 +1,67 @@
-//! One reader for hook entries, shared by the dialects whose files list hooks per event
-//! (`.agents`, Gemini, Cursor, Copilot, Windsurf): where diagnostics go ([`LoadSink`]), how an
-//! entry's matcher, timeout, flags and command are read ([`Entry`]), and the hook it becomes
-//! ([`hook`]).
+//! One reader for hook entries, shared by every dialect's file parser: the file being read
+//! ([`FileCtx`]), where its hooks and diagnostics go ([`LoadSink`]), how an entry's matcher,
+//! timeout, flags and command are read ([`Entry`]), and the hook it becomes ([`hook`]).
 
-use super::groups::{event_matcher, quote, FileCtx};
-use super::{Diagnostic, HandlerSpec, Hook, Severity};
-use crate::event::{CanonicalEvent, ToolResult};
-use crate::matcher::Matcher;
+use super::hook::{HandlerSpec, Hook};
+use super::matcher::{event_matcher, Matcher};
+use super::template::Substitutions;
+use crate::vocab::text::{did_you_mean, quote};
+use crate::vocab::{
+    CanonicalEvent, Diagnostic, Dialect, EventSpec, IfRules, MatcherStyle, Origin, Severity, ToolResult,
+};
 use serde_json::{Map, Value};
+use std::path::Path;
+
+/// Everything about the file being parsed that hooks and diagnostics need.
+pub struct FileCtx<'a> {
+    pub path: &'a Path,
+    pub dialect: Dialect,
+    /// The event names the dialect accepts in its files.
+    pub events: &'static [EventSpec],
+    /// How the dialect reads a matcher string.
+    pub style: MatcherStyle,
+    /// Root member the event map came from (`hooks` or `events`), used in diagnostic paths.
+    pub member: &'a str,
+    pub subst: &'a Substitutions,
+    /// Plugin or managed settings (never de-duplicated against other origins).
+    pub origin: Origin,
+    /// Variables exported to every hook of the file (a plugin's root and data directory).
+    pub env: &'a [(String, String)],
+    /// Whether `if` rules are evaluated or reported and ignored.
+    pub if_rules: IfRules,
+    /// The user's home (`~` in commands that are split without a shell).
+    pub home: &'a Path,
+}
+
+impl FileCtx<'_> {
+    /// The file's base name, as hook ids carry it.
+    pub fn base(&self) -> String {
+        self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    }
+
+    pub fn diag(&self, severity: Severity, event: Option<&str>, message: String) -> Diagnostic {
+        Diagnostic::new(severity, self.path, event, message)
+    }
+
+    /// The dialect's entry for an event name of the file.
+    pub fn event(&self, name: &str) -> Option<EventSpec> {
+        self.events.iter().find(|e| e.name == name).copied()
+    }
+
+    /// The names the dialect accepts, for did-you-mean hints.
+    pub fn event_names(&self) -> Vec<&'static str> {
+        self.events.iter().map(|e| e.name).collect()
+    }
+}
 
 /// Where a file's hooks and problems go.
 pub struct LoadSink<'a> {
     pub hooks: &'a mut Vec<Hook>,
     pub diagnostics: &'a mut Vec<Diagnostic>,
+    /// Notify-only webhooks the file declares.
+    pub outbound: &'a mut Vec<super::hook::OutboundTarget>,
+    /// The file says its hooks count as approved (Hermes `hooks_auto_accept: true`).
+    pub auto_accept: bool,
 }
 
 impl LoadSink<'_> {
@@ -23,14 +72,9 @@ impl LoadSink<'_> {
 
     /// An event name the dialect does not have, with a did-you-mean hint.
     pub fn unknown_event(&mut self, ctx: &FileCtx, event: &str) {
-        let hint = did_you_mean(event, &ctx.dialect.event_names());
+        let hint = did_you_mean(event, &ctx.event_names());
         self.file_diag(ctx, Severity::Warning, None, format!("unknown event {} (ignored{hint})", quote(event)));
     }
-}
-
-/// `; did you mean "X"?` when a known name is close to the unknown one.
-pub fn did_you_mean(name: &str, known: &[&str]) -> String {
-    super::hermes::did_you_mean(name, known).map(|k| format!("; did you mean {}?", quote(&k))).unwrap_or_default()
 }
 
 /// Walks a file that lists hook entries directly under each event (`{"hooks": {"stop":
@@ -40,11 +84,11 @@ pub fn each_entry(
     ctx: &FileCtx,
     map: &Map<String, Value>,
     sink: &mut LoadSink,
-    mut f: impl FnMut(crate::harness::EventSpec, &Entry, usize, &mut LoadSink) -> bool,
+    mut f: impl FnMut(EventSpec, &Entry, usize, &mut LoadSink) -> bool,
 ) -> usize {
     let mut count = 0;
     for (event, value) in map {
-        let Some(spec) = ctx.dialect.harness_event(event) else {
+        let Some(spec) = ctx.event(event) else {
             sink.unknown_event(ctx, event);
             continue;
         };
@@ -163,7 +207,7 @@ impl<'a> Entry<'a> {
         if let (Some(f), Some(t)) = (compile, text.as_deref()) {
             return Some((text.clone(), f(t)));
         }
-        match event_matcher(&mut text, canonical.has_subject(), self.ctx.dialect) {
+        match event_matcher(&mut text, canonical.has_subject(), self.ctx.style) {
             Ok((m, dropped)) => {
                 if dropped {
                     self.diag(
@@ -175,7 +219,7 @@ impl<'a> Entry<'a> {
                 Some((text, m))
             }
             Err(e) => {
-                self.diag(sink, Severity::Error, &e);
+                self.diag(sink, Severity::Error, &e.to_string());
                 None
             }
         }
@@ -191,9 +235,8 @@ pub fn hook(
     index: &str,
     handler: HandlerSpec,
 ) -> Hook {
-    let base = ctx.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     Hook {
-        id: format!("{}:{base}:{event}:{index}", ctx.dialect.as_str()),
+        id: format!("{}:{}:{event}:{index}", ctx.dialect.as_str(), ctx.base()),
         dialect: ctx.dialect,
         event: event.to_owned(),
         canonical,

@@ -1,19 +1,38 @@
-//! Reading one config file into a JSON root, tolerating what each dialect tolerates
-//! (a UTF-8 BOM everywhere, comments and trailing commas in opencode files).
+//! Reading one config file into a JSON root, tolerating what each dialect tolerates (a UTF-8
+//! BOM everywhere, comments and trailing commas where the dialect allows them), and refusing
+//! what would block or exhaust a reader (directories, FIFOs, devices, huge files).
 
-use crate::dialect::Dialect;
 use std::path::Path;
 
 /// Files larger than this are not read (a diagnostic says so).
 pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Why a file gave no root.
-#[derive(Debug)]
+/// Why a file gave no text.
+#[derive(Debug, thiserror::Error)]
 pub enum ReadError {
     /// The file does not exist: skipped silently.
+    #[error("the file does not exist")]
     Missing,
-    /// Anything else: reported as an error diagnostic with this message.
-    Problem(String),
+    #[error("cannot read config: it is a directory")]
+    Directory,
+    /// A FIFO or a device would block or never end.
+    #[error("cannot read config: not a regular file")]
+    NotRegular,
+    #[error("config is too large ({size} bytes; the limit is {limit} bytes)")]
+    TooLarge { size: u64, limit: u64 },
+    #[error("cannot read config: {}", io_message(.0))]
+    Io(#[source] std::io::Error),
+}
+
+/// Why a file's text gave no root; the parser's own message is the data.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    #[error("config is not valid JSON: {0}")]
+    Json(String),
+    #[error("config is not valid TOML: {0}")]
+    Toml(String),
+    #[error("config is not valid YAML: {0}")]
+    Yaml(String),
 }
 
 /// Reads a file as UTF-8 text (lossy), with the BOM removed.
@@ -21,23 +40,18 @@ pub fn read_text(path: &Path) -> Result<String, ReadError> {
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(ReadError::Missing),
-        Err(e) => return Err(ReadError::Problem(format!("cannot read config: {}", io_msg(&e)))),
+        Err(e) => return Err(ReadError::Io(e)),
     };
     if meta.is_dir() {
-        return Err(ReadError::Problem("cannot read config: it is a directory".into()));
+        return Err(ReadError::Directory);
     }
     if !meta.is_file() {
-        // A FIFO or a device would block or never end.
-        return Err(ReadError::Problem("cannot read config: not a regular file".into()));
+        return Err(ReadError::NotRegular);
     }
     if meta.len() > MAX_CONFIG_BYTES {
-        return Err(ReadError::Problem(format!(
-            "config is too large ({} bytes; the limit is {} bytes)",
-            meta.len(),
-            MAX_CONFIG_BYTES
-        )));
+        return Err(ReadError::TooLarge { size: meta.len(), limit: MAX_CONFIG_BYTES });
     }
-    let bytes = std::fs::read(path).map_err(|e| ReadError::Problem(format!("cannot read config: {}", io_msg(&e))))?;
+    let bytes = std::fs::read(path).map_err(ReadError::Io)?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
     Ok(match text.strip_prefix('\u{feff}') {
         Some(t) => t.to_owned(),
@@ -45,73 +59,38 @@ pub fn read_text(path: &Path) -> Result<String, ReadError> {
     })
 }
 
-fn io_msg(e: &std::io::Error) -> String {
+/// "Permission denied (os error 13)" -> "Permission denied".
+fn io_message(e: &std::io::Error) -> String {
     let s = e.to_string();
-    // "Permission denied (os error 13)" -> "Permission denied"
     match s.find(" (os error") {
         Some(i) => s[..i].to_owned(),
         None => s,
     }
 }
 
-/// Whether the dialect's files may carry comments.
-fn allows_comments(dialect: Dialect, path: &Path) -> bool {
-    dialect == Dialect::Opencode || path.extension().is_some_and(|e| e == "jsonc")
-}
-
-/// Parses JSON (or JSONC where allowed) into a value.
-pub fn parse_json(text: &str, dialect: Dialect, path: &Path) -> Result<serde_json::Value, String> {
-    if allows_comments(dialect, path) {
+/// Parses JSON, or JSONC (comments, trailing commas) when `comments` is set.
+pub fn parse_json(text: &str, comments: bool) -> Result<serde_json::Value, ParseError> {
+    if comments {
         jsonc_parser::parse_to_serde_value::<serde_json::Value>(text, &Default::default())
-            .map_err(|e| format!("config is not valid JSON: {e}"))
+            .map_err(|e| ParseError::Json(e.to_string()))
     } else {
-        serde_json::from_str(text).map_err(|e| format!("config is not valid JSON: {e}"))
+        serde_json::from_str(text).map_err(|e| ParseError::Json(e.to_string()))
     }
 }
 
-/// Parses a config file by its format: TOML (`.toml`), YAML (`.yaml`/`.yml`), else JSON.
-pub fn parse_root(text: &str, dialect: Dialect, path: &Path) -> Result<serde_json::Value, String> {
+/// Parses a config file by its format: TOML (`.toml`), YAML (`.yaml`/`.yml`), else JSON (with
+/// comments where `comments` is set or the file is `.jsonc`).
+pub fn parse_root(text: &str, path: &Path, comments: bool) -> Result<serde_json::Value, ParseError> {
     match path.extension().and_then(|e| e.to_str()) {
-        Some("toml") => {
-            toml::from_str::<serde_json::Value>(text).map_err(|e| format!("config is not valid TOML: {}", e.message()))
-        }
+        Some("toml") => toml::from_str::<serde_json::Value>(text).map_err(|e| ParseError::Toml(e.message().to_owned())),
         Some("yaml" | "yml") => {
             if text.trim().is_empty() {
                 return Ok(serde_json::Value::Object(Default::default()));
             }
-            serde_saphyr::from_str::<serde_json::Value>(text).map_err(|e| format!("config is not valid YAML: {e}"))
+            serde_saphyr::from_str::<serde_json::Value>(text).map_err(|e| ParseError::Yaml(e.to_string()))
         }
-        _ => parse_json(text, dialect, path),
-    }
-}
-
-/// How the root-must-be-an-object diagnostic names the file kind.
-pub fn describe(dialect: Dialect, path: &Path) -> &'static str {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    match dialect {
-        Dialect::Claude => "Claude Code settings",
-        Dialect::Codex if name.ends_with(".toml") => "Codex config.toml",
-        Dialect::Codex => "Codex hooks.json",
-        Dialect::Opencode => "opencode config",
-        Dialect::Hermes => "Hermes config.yaml",
-        Dialect::Native => "hookrt hooks file",
-        Dialect::Agents => ".agents hooks file",
-        Dialect::Gemini => "Gemini CLI settings",
-        Dialect::Cursor => "Cursor hooks.json",
-        Dialect::Copilot => "Copilot hooks file",
-        Dialect::Windsurf => "Windsurf hooks.json",
-    }
-}
-
-/// Whether a file of this kind is dedicated to hooks (so a missing root member is an error)
-/// rather than a general settings file that merely has no hooks.
-pub fn is_dedicated_hooks_file(dialect: Dialect, path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    match dialect {
-        Dialect::Claude | Dialect::Opencode | Dialect::Hermes | Dialect::Gemini => false,
-        Dialect::Cursor | Dialect::Copilot | Dialect::Windsurf => true,
-        Dialect::Codex => !name.ends_with(".toml"),
-        Dialect::Native | Dialect::Agents => true,
+        Some("jsonc") => parse_json(text, true),
+        _ => parse_json(text, comments),
     }
 }
 
@@ -125,18 +104,14 @@ mod tests {
         let p = dir.path().join("opencode.json");
         std::fs::write(&p, "\u{feff}{ // c\n \"hooks\": {}, }").unwrap();
         let t = read_text(&p).unwrap();
-        assert!(parse_json(&t, Dialect::Opencode, &p).unwrap().is_object());
-        let q = dir.path().join("settings.json");
-        assert!(parse_json(&t, Dialect::Claude, &q).unwrap_err().starts_with("config is not valid JSON: "));
+        assert!(parse_json(&t, true).unwrap().is_object());
+        assert!(parse_json(&t, false).unwrap_err().to_string().starts_with("config is not valid JSON: "));
     }
 
     #[test]
     fn missing_directory_and_too_large() {
         let dir = tempfile::tempdir().unwrap();
         assert!(matches!(read_text(&dir.path().join("nope")), Err(ReadError::Missing)));
-        match read_text(dir.path()) {
-            Err(ReadError::Problem(m)) => assert!(m.contains("directory")),
-            other => panic!("{other:?}"),
-        }
+        assert_eq!(read_text(dir.path()).unwrap_err().to_string(), "cannot read config: it is a directory");
     }
 }

@@ -2,15 +2,13 @@
 //! client of its own; the host lends one (the JS API's `mcpCall(server, tool, input, signal)`).
 //! The tool's text content is read like a command's stdout; `isError` like a non-zero exit.
 
+use super::failure::Unconfigured;
 use super::{bounded, Failure, RunCtx};
-use crate::decode::Raw;
+use crate::vocab::Raw;
 use futures::future::BoxFuture;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
-
-/// Why an `mcp_tool` hook cannot run where no host callback exists.
-pub const NO_HOST: &str = "mcp_tool hooks need the host's mcpCall callback (hookrt listen and the CLI have none)";
 
 /// What the host's MCP call returned.
 #[derive(Debug, Clone, Default)]
@@ -46,38 +44,26 @@ impl std::fmt::Debug for McpHost {
 /// as nothing.
 pub fn fill(v: &Value, input: &Map<String, Value>) -> Value {
     match v {
-        Value::String(s) => Value::String(fill_str(s, input)),
+        Value::String(s) => Value::String(crate::config::template::expand(s, false, |p| Some(lookup(p, input)))),
         Value::Array(a) => Value::Array(a.iter().map(|x| fill(x, input)).collect()),
         Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), fill(x, input))).collect()),
         other => other.clone(),
     }
 }
 
-fn fill_str(s: &str, input: &Map<String, Value>) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find("${") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 2..];
-        let Some(end) = after.find('}') else {
-            out.push_str(&rest[i..]);
-            return out;
-        };
-        let path = after[..end].trim();
-        let path = path.strip_prefix("payload.").unwrap_or(path);
-        let mut cur: Option<&Value> = None;
-        for (n, key) in path.split('.').enumerate() {
-            cur = if n == 0 { input.get(key) } else { cur.and_then(|c| c.get(key)) };
-        }
-        match cur {
-            Some(Value::String(x)) => out.push_str(x),
-            Some(Value::Null) | None => {}
-            Some(other) => out.push_str(&other.to_string()),
-        }
-        rest = &after[end + 1..];
+/// The text of the value at a dotted path of the hook's input.
+fn lookup(path: &str, input: &Map<String, Value>) -> String {
+    let path = path.trim();
+    let path = path.strip_prefix("payload.").unwrap_or(path);
+    let mut cur: Option<&Value> = None;
+    for (n, key) in path.split('.').enumerate() {
+        cur = if n == 0 { input.get(key) } else { cur.and_then(|c| c.get(key)) };
     }
-    out.push_str(rest);
-    out
+    match cur {
+        Some(Value::String(x)) => x.clone(),
+        Some(Value::Null) | None => String::new(),
+        Some(other) => other.to_string(),
+    }
 }
 
 /// The text of an MCP result's content.
@@ -99,16 +85,17 @@ pub fn content_text(content: &Value) -> String {
 }
 
 pub async fn run(server: &str, tool: &str, input: &Value, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
-    let Some(McpHost(host)) = ctx.shared.mcp.clone() else { return Err(Failure::Infra(NO_HOST.into())) };
+    let Some(McpHost(host)) = ctx.shared.mcp.clone() else { return Err(Unconfigured::McpHost.into()) };
     let hook_input: Map<String, Value> = serde_json::from_str(&ctx.input_json).unwrap_or_default();
     let args = fill(input, &hook_input);
     let cancel = ctx.cancel.child_token();
     let label = ctx.timeout_label.clone();
     let guard = cancel.clone().drop_guard();
     let call = host.call(server.to_owned(), tool.to_owned(), args, cancel);
-    let answer = bounded(call, ctx, || format!("mcp_tool {server}/{tool} timed out after {label}s")).await?;
+    let (s, t) = (server.to_owned(), tool.to_owned());
+    let answer = bounded(call, ctx, || Failure::McpTimeout { server: s, tool: t, label }).await?;
     guard.disarm();
-    let answer = answer.map_err(|e| Failure::Infra(format!("mcp_tool {server}/{tool} failed: {e}")))?;
+    let answer = answer.map_err(|cause| Failure::Mcp { server: server.to_owned(), tool: tool.to_owned(), cause })?;
     let text = content_text(&answer.content);
     Ok(if answer.is_error {
         Raw { exit_code: Some(1), stdout: String::new(), stderr: text, truncated: false }

@@ -1,6 +1,8 @@
-//! Handlers: how each kind of hook runs (SPEC §6). Every kind produces a [`Raw`] result
-//! decoded the same way, or a [`Failure`].
+//! Handlers: how each kind of hook runs (docs/configuration.md "Handlers"). Every kind
+//! produces a [`Raw`] result decoded the same way, or a [`Failure`].
 
+pub mod failure;
+pub mod http;
 pub mod mcp;
 pub mod oracle;
 pub mod outbound;
@@ -11,25 +13,68 @@ pub mod webhook;
 pub mod worker;
 
 use crate::config::{HandlerSpec, Hook};
-use crate::decode::Raw;
-use crate::options::{RunPolicy, Shared};
+use crate::vocab::{LlmOptions, Raw};
 use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
-/// Why a run produced no answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Failure {
-    /// Could not run: spawn failure, timeout, HTTP error... (subject to `onError`).
-    Infra(String),
-    /// The host aborted the dispatch.
-    Aborted,
+pub use failure::Failure;
+
+/// What the runtime's options say about how handlers run.
+#[derive(Debug, Clone, Default)]
+pub struct Policy {
+    /// Host variables removed from hook environments (`stripSecrets`).
+    pub removed_env: Vec<String>,
+    /// Bytes captured per output stream.
+    pub output_cap: usize,
+    /// Adopt and reap orphaned hook descendants.
+    pub reap_orphans: bool,
+    /// Only webhook URLs starting with one of these prefixes are called.
+    pub webhook_allowlist: Option<Vec<String>>,
+    /// Claude's `allowedHttpHookUrls`.
+    pub allowed_http_hook_urls: Option<Vec<String>>,
+    /// Claude's `httpHookAllowedEnvVars`.
+    pub http_hook_allowed_env_vars: Option<Vec<String>>,
+    pub llm: LlmOptions,
+    /// Subagent runner for proxy hooks without their own command.
+    pub proxy_command: Option<String>,
+}
+
+/// Resources shared by every dispatch of one runtime (clones share them too).
+#[derive(Debug, Clone)]
+pub struct Resources {
+    /// One permit per hook process running at once.
+    pub process_slots: Arc<tokio::sync::Semaphore>,
+    /// Built on first use: loading the TLS roots costs more than a whole no-match session.
+    http: Arc<OnceLock<reqwest::Client>>,
+    /// The host's MCP client for `mcp_tool` hooks (the JS API's `mcpCall`); none in `listen`
+    /// and the CLI.
+    pub mcp: Option<mcp::McpHost>,
+    /// The runtime's persistent worker processes.
+    pub workers: Arc<worker::Pool>,
+}
+
+impl Resources {
+    pub fn new(max_processes: usize) -> Self {
+        Resources {
+            process_slots: Arc::new(tokio::sync::Semaphore::new(max_processes)),
+            http: Arc::new(OnceLock::new()),
+            mcp: None,
+            workers: Arc::default(),
+        }
+    }
+
+    /// The HTTP client for webhooks, oracles and outbound notifications.
+    pub fn http(&self) -> &reqwest::Client {
+        self.http.get_or_init(http::client)
+    }
 }
 
 /// Everything one run needs besides the hook itself.
 pub struct RunCtx<'a> {
-    pub policy: &'a RunPolicy,
-    pub shared: &'a Shared,
+    pub policy: &'a Policy,
+    pub shared: &'a Resources,
     /// The JSON the hook reads (dialect-shaped), without any trailing newline.
     pub input_json: String,
     /// Exact stdin bytes for process kinds.
@@ -59,7 +104,7 @@ pub struct RunParts {
 
 impl RunParts {
     /// The context of one run under a runtime's policy, shared resources and a cancel token.
-    pub fn ctx<'a>(self, policy: &'a RunPolicy, shared: &'a Shared, cancel: &'a CancellationToken) -> RunCtx<'a> {
+    pub fn ctx<'a>(self, policy: &'a Policy, shared: &'a Resources, cancel: &'a CancellationToken) -> RunCtx<'a> {
         RunCtx {
             policy,
             shared,
@@ -73,11 +118,6 @@ impl RunParts {
             env: self.env,
         }
     }
-}
-
-/// Writes a timeout in seconds as the shortest decimal (`0.4`, `1`, `2.5`).
-pub fn secs_label(t: f64) -> String {
-    format!("{t}")
 }
 
 /// Runs one hook.
@@ -102,12 +142,12 @@ pub async fn run(hook: &Hook, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
 pub async fn bounded<T>(
     fut: impl std::future::Future<Output = T>,
     ctx: &RunCtx<'_>,
-    on_timeout: impl FnOnce() -> String,
+    on_timeout: impl FnOnce() -> Failure,
 ) -> Result<T, Failure> {
     tokio::select! {
         biased;
         _ = ctx.cancel.cancelled() => Err(Failure::Aborted),
-        r = tokio::time::timeout(ctx.timeout, fut) => r.map_err(|_| Failure::Infra(on_timeout())),
+        r = tokio::time::timeout(ctx.timeout, fut) => r.map_err(|_| on_timeout()),
     }
 }
 
@@ -122,59 +162,5 @@ pub async fn slot<'a>(ctx: &'a RunCtx<'_>) -> Result<tokio::sync::SemaphorePermi
         biased;
         _ = ctx.cancel.cancelled() => Err(Failure::Aborted),
         p = ctx.shared.process_slots.acquire() => p.map_err(|_| Failure::Aborted),
-    }
-}
-
-/// Reads an HTTP body up to `cap` bytes; returns the text and whether it was cut.
-pub async fn read_body(mut resp: reqwest::Response, cap: usize) -> Result<(String, bool), reqwest::Error> {
-    let mut kept: Vec<u8> = Vec::new();
-    while let Some(chunk) = resp.chunk().await? {
-        let room = cap.saturating_sub(kept.len());
-        if chunk.len() > room {
-            kept.extend_from_slice(&chunk[..room]);
-            return Ok((String::from_utf8_lossy(&kept).into_owned(), true));
-        }
-        kept.extend_from_slice(&chunk);
-    }
-    Ok((String::from_utf8_lossy(&kept).into_owned(), false))
-}
-
-/// The first `n` characters of a text, for error messages.
-pub fn first_chars(s: &str, n: usize) -> String {
-    s.chars().take(n).collect()
-}
-
-/// A plain cause for a failed HTTP request: `connection refused`, `connection reset`,
-/// `too many redirects`, `dns error: ...`, else the innermost error text.
-pub fn http_cause(e: &reqwest::Error) -> String {
-    use std::error::Error as _;
-    if e.is_redirect() {
-        return "too many redirects".into();
-    }
-    let mut src: Option<&(dyn std::error::Error + 'static)> = e.source();
-    let mut innermost = e.to_string();
-    while let Some(s) = src {
-        if let Some(io) = s.downcast_ref::<std::io::Error>() {
-            match io.kind() {
-                std::io::ErrorKind::ConnectionRefused => return "connection refused".into(),
-                std::io::ErrorKind::ConnectionReset => return "connection reset".into(),
-                std::io::ErrorKind::ConnectionAborted => return "connection aborted".into(),
-                _ => {}
-            }
-        }
-        let text = s.to_string();
-        if text.starts_with("dns error") {
-            return text;
-        }
-        innermost = text;
-        src = s.source();
-    }
-    let lower = innermost.to_ascii_lowercase();
-    if lower.contains("connection refused") {
-        "connection refused".into()
-    } else if lower.contains("connection reset") {
-        "connection reset".into()
-    } else {
-        innermost
     }
 }

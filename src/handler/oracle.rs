@@ -1,11 +1,12 @@
 //! The `prompt` handler: ask an OpenAI-compatible endpoint to judge the event; its answer
 //! (a JSON object, possibly inside a markdown fence) is read like hook stdout.
 
-use super::{bounded, first_chars, http_cause, read_body, render_prompt, Failure, RunCtx};
-use crate::decode::Raw;
+use super::failure::{Endpoint, OracleAnswer, Unconfigured};
+use super::http::{cause, read_body};
+use super::{bounded, render_prompt, Failure, RunCtx};
+use crate::vocab::text::first_chars;
+use crate::vocab::Raw;
 use serde_json::{json, Value};
-
-pub const NO_ENDPOINT: &str = "oracle handler: no LLM endpoint configured (set llm.baseUrl and llm.model)";
 
 /// Extracts the JSON text from an answer: the answer itself, or the content of the first
 /// markdown code fence anywhere in it (any case, language tag optional).
@@ -28,19 +29,19 @@ pub fn strip_fence(answer: &str) -> &str {
 }
 
 /// Parses the model's answer into the object a hook would print.
-pub fn parse_answer(content: &str) -> Result<serde_json::Map<String, Value>, String> {
+pub fn parse_answer(content: &str) -> Result<serde_json::Map<String, Value>, OracleAnswer> {
     let text = strip_fence(content);
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(o)) => Ok(o),
-        Ok(_) => Err(format!("oracle answer is not a JSON object: {}", first_chars(content, 100))),
-        Err(_) => Err(format!("oracle answer is not valid JSON: {}", first_chars(content, 100))),
+        Ok(_) => Err(OracleAnswer::NotObject(first_chars(content, 100))),
+        Err(_) => Err(OracleAnswer::NotJson(first_chars(content, 100))),
     }
 }
 
 pub async fn run(prompt: &str, model: Option<&str>, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
     let llm = &ctx.policy.llm;
     let (Some(base), Some(model)) = (llm.base_url.as_deref(), model.or(llm.model.as_deref())) else {
-        return Err(Failure::Infra(NO_ENDPOINT.into()));
+        return Err(Unconfigured::Llm.into());
     };
     let url = format!("{}/chat/completions", base.trim_end_matches('/'));
     let body = json!({
@@ -54,17 +55,19 @@ pub async fn run(prompt: &str, model: Option<&str>, ctx: &RunCtx<'_>) -> Result<
     }
     let cap = ctx.policy.output_cap;
     let label = ctx.timeout_label.clone();
+    let failed = |e: reqwest::Error| Failure::HttpFailed { who: Endpoint::Oracle, cause: cause(&e) };
     let work = async {
-        let resp = req.send().await.map_err(|e| format!("oracle request failed: {}", http_cause(&e)))?;
+        let resp = req.send().await.map_err(failed)?;
         let status = resp.status();
-        let (text, _) = read_body(resp, cap).await.map_err(|e| format!("oracle request failed: {}", http_cause(&e)))?;
+        let (text, _) = read_body(resp, cap).await.map_err(failed)?;
         if !status.is_success() {
-            return Err(format!("oracle endpoint answered HTTP {}: {}", status.as_u16(), first_chars(&text, 200)));
+            let body = first_chars(&text, 200);
+            return Err(Failure::HttpStatus { who: Endpoint::Oracle, status: status.as_u16(), body });
         }
         let content = serde_json::from_str::<Value>(&text)
             .ok()
             .and_then(|v| v.pointer("/choices/0/message/content").and_then(Value::as_str).map(str::to_owned))
-            .ok_or_else(|| "oracle endpoint answered an unexpected response shape".to_owned())?;
+            .ok_or(OracleAnswer::Shape)?;
         let answer = parse_answer(&content)?;
         Ok(Raw {
             exit_code: Some(0),
@@ -73,7 +76,7 @@ pub async fn run(prompt: &str, model: Option<&str>, ctx: &RunCtx<'_>) -> Result<
             truncated: false,
         })
     };
-    bounded(work, ctx, || format!("oracle request timed out after {label}s")).await?.map_err(Failure::Infra)
+    bounded(work, ctx, || Failure::HttpTimeout { who: Endpoint::Oracle, label }).await?
 }
 
 #[cfg(test)]
@@ -89,8 +92,8 @@ mod tests {
 
     #[test]
     fn answer_errors() {
-        assert!(parse_answer("nope").unwrap_err().starts_with("oracle answer is not valid JSON: nope"));
-        assert!(parse_answer("[1]").unwrap_err().starts_with("oracle answer is not a JSON object"));
+        assert!(parse_answer("nope").unwrap_err().to_string().starts_with("oracle answer is not valid JSON: nope"));
+        assert!(parse_answer("[1]").unwrap_err().to_string().starts_with("oracle answer is not a JSON object"));
         assert_eq!(parse_answer("```json\n{\"ok\":false,\"reason\":\"r\"}\n```").unwrap()["reason"], "r");
     }
 }

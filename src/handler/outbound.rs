@@ -64,30 +64,32 @@ impl Outbound {
 }
 
 impl Outbound {
-    /// Queues the Hermes outbound webhooks of `table` subscribed to this event (never waits).
-    pub fn notify(
+    /// Queues the outbound webhooks subscribed to this event (never waits); each body carries
+    /// the payload shaped as a hook of the target's file reads it.
+    pub fn notify<'a>(
         &self,
-        table: &crate::config::HookTable,
-        canonical: crate::event::CanonicalEvent,
+        targets: impl Iterator<Item = &'a crate::config::OutboundTarget>,
+        canonical: crate::vocab::CanonicalEvent,
         host: &serde_json::Map<String, serde_json::Value>,
         cwd: &str,
         http: &reqwest::Client,
     ) {
-        use crate::payload::{self, PayloadCtx};
-        let mut targets = table.outbound_for(canonical).peekable();
+        use crate::harness::PayloadCtx;
+        let mut targets = targets.peekable();
         if targets.peek().is_none() {
             return;
         }
-        let ts = payload::iso_now();
-        let pctx = PayloadCtx { host, canonical, cwd, model: None, turn_id: None, ts: &ts };
+        let ts = crate::vocab::text::iso_now();
         for t in targets {
             let Some((_, name)) = t.events.iter().find(|(c, _)| *c == canonical) else { continue };
+            let pctx =
+                PayloadCtx { host, canonical, spelling: name, cwd, model: None, turn_id: None, ts: &ts, loop_count: 0 };
             let id = delivery_id();
             let body = serde_json::json!({
                 "event": name,
                 "delivery_id": id,
                 "timestamp": ts,
-                "payload": payload::hook_input(&pctx, crate::dialect::Dialect::Hermes, name),
+                "payload": crate::harness::of(t.dialect).input(&pctx),
             });
             let secret = t.secret_env.as_deref().and_then(|k| std::env::var(k).ok()).filter(|s| !s.is_empty());
             let d = Delivery {
@@ -108,7 +110,7 @@ async fn worker(mut rx: mpsc::Receiver<Delivery>, http: reqwest::Client) {
             match send(&http, &d).await {
                 Ok(()) => break,
                 Err(e) => {
-                    tracing::warn!("outbound webhook {} ({}) failed: {e}", d.url, d.event);
+                    tracing::warn!("outbound webhook ({}): {e}", d.event);
                     if attempt == 0 {
                         tokio::time::sleep(RETRY_DELAY).await;
                     }
@@ -118,7 +120,9 @@ async fn worker(mut rx: mpsc::Receiver<Delivery>, http: reqwest::Client) {
     }
 }
 
-async fn send(http: &reqwest::Client, d: &Delivery) -> Result<(), String> {
+async fn send(http: &reqwest::Client, d: &Delivery) -> Result<(), super::Failure> {
+    use super::failure::Endpoint;
+    let who = || Endpoint::Webhook(d.url.clone());
     let mut req = http
         .post(&d.url)
         .timeout(ATTEMPT_TIMEOUT)
@@ -129,11 +133,12 @@ async fn send(http: &reqwest::Client, d: &Delivery) -> Result<(), String> {
     if let Some(secret) = &d.secret {
         req = req.header("x-hermes-signature-256", signature(secret.as_bytes(), &d.body));
     }
-    let resp = req.send().await.map_err(|e| super::http_cause(&e))?;
+    let resp =
+        req.send().await.map_err(|e| super::Failure::HttpFailed { who: who(), cause: super::http::cause(&e) })?;
     if resp.status().is_success() {
         Ok(())
     } else {
-        Err(format!("answered HTTP {}", resp.status().as_u16()))
+        Err(super::Failure::HttpStatus { who: who(), status: resp.status().as_u16(), body: String::new() })
     }
 }
 

@@ -3,9 +3,7 @@
 
 use super::process::{self, Program};
 use super::{render_prompt, shell, Failure, RunCtx};
-use crate::decode::Raw;
-
-pub const NO_RUNNER: &str = "proxy handler: no subagent runner configured (set proxy.command or a per-hook command)";
+use crate::vocab::Raw;
 
 pub async fn run(
     prompt: &str,
@@ -14,7 +12,7 @@ pub async fn run(
     ctx: &RunCtx<'_>,
 ) -> Result<Raw, Failure> {
     let Some(command) = command.or(ctx.policy.proxy_command.as_deref()) else {
-        return Err(Failure::Infra(NO_RUNNER.into()));
+        return Err(super::failure::Unconfigured::Runner.into());
     };
     let rendered = render_prompt(prompt, &ctx.input_json);
     let mut input: serde_json::Map<String, serde_json::Value> =

@@ -2,7 +2,7 @@
 
 use super::process::{self, ProcSpec, Program};
 use super::{Failure, RunCtx};
-use crate::decode::Raw;
+use crate::vocab::Raw;
 
 /// Builds the process spec shared by shell and proxy hooks.
 pub fn spec(program: Program, env: &[(String, String)], stdin: Vec<u8>, ctx: &RunCtx<'_>) -> ProcSpec {

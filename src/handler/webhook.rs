@@ -1,44 +1,16 @@
 //! The `http` handler: POST the payload JSON; the response body is read like stdout.
 
-use super::{bounded, first_chars, http_cause, read_body, Failure, RunCtx};
-use crate::decode::Raw;
+use super::failure::Endpoint;
+use super::http::{cause, read_body};
+use super::{bounded, Failure, RunCtx};
+use crate::config::template;
+use crate::vocab::text::first_chars;
+use crate::vocab::Raw;
 
-/// Expands `$VAR` / `${VAR}` (upper-case names only) from the environment; unknown or
-/// lower-case names stay verbatim.
+/// Expands `$VAR` / `${VAR}` (upper-case names only) from `lookup`; unknown or lower-case
+/// names stay verbatim.
 pub fn expand_env(s: &str, lookup: &dyn Fn(&str) -> Option<String>) -> String {
-    let upper = |c: u8| c.is_ascii_uppercase() || c == b'_';
-    let name_char = |c: u8| upper(c) || c.is_ascii_digit();
-    let b = s.as_bytes();
-    let mut out = String::with_capacity(s.len());
-    let mut i = 0;
-    let mut last = 0;
-    while i < b.len() {
-        if b[i] != b'$' {
-            i += 1;
-            continue;
-        }
-        let (start, braced) = if b.get(i + 1) == Some(&b'{') { (i + 2, true) } else { (i + 1, false) };
-        let mut end = start;
-        if b.get(start).copied().is_some_and(upper) {
-            end = start + 1;
-            while b.get(end).copied().is_some_and(name_char) {
-                end += 1;
-            }
-        }
-        let closed = !braced || b.get(end) == Some(&b'}');
-        let value = (end > start && closed).then(|| lookup(&s[start..end])).flatten();
-        match value {
-            Some(v) => {
-                out.push_str(&s[last..i]);
-                out.push_str(&v);
-                i = if braced { end + 1 } else { end };
-                last = i;
-            }
-            None => i += 1,
-        }
-    }
-    out.push_str(&s[last..]);
-    out
+    template::expand(s, true, |n| if template::is_upper_name(n) { lookup(n) } else { None })
 }
 
 /// Whether a URL matches one of Claude's `allowedHttpHookUrls` patterns (`*` is any text).
@@ -62,12 +34,12 @@ pub async fn run(
 ) -> Result<Raw, Failure> {
     if let Some(allow) = &ctx.policy.webhook_allowlist {
         if !allow.iter().any(|p| url.starts_with(p.as_str())) {
-            return Err(Failure::Infra(format!("webhook {url} is not in the webhook allowlist")));
+            return Err(Failure::NotAllowed { url: url.to_owned(), claude: false });
         }
     }
     if let (Some(_), Some(patterns)) = (claude, &ctx.policy.allowed_http_hook_urls) {
         if !url_allowed(url, patterns) {
-            return Err(Failure::Infra(format!("http hook {url} is not in allowedHttpHookUrls")));
+            return Err(Failure::NotAllowed { url: url.to_owned(), claude: true });
         }
     }
     let mut req = ctx.shared.http().post(url).body(ctx.input_json.clone());
@@ -88,20 +60,21 @@ pub async fn run(
     }
     let cap = ctx.policy.output_cap;
     let label = ctx.timeout_label.clone();
+    let who = || Endpoint::Webhook(url.to_owned());
+    let failed = |e: reqwest::Error| Failure::HttpFailed { who: who(), cause: cause(&e) };
     let work = async {
-        let resp = req.send().await.map_err(|e| format!("webhook {url} failed: {}", http_cause(&e)))?;
+        let resp = req.send().await.map_err(failed)?;
         let status = resp.status();
-        let (body, truncated) =
-            read_body(resp, cap).await.map_err(|e| format!("webhook {url} failed: {}", http_cause(&e)))?;
+        let (body, truncated) = read_body(resp, cap).await.map_err(failed)?;
         if !status.is_success() {
-            return Err(format!("webhook {url} answered HTTP {}: {}", status.as_u16(), first_chars(&body, 200)));
+            return Err(Failure::HttpStatus { who: who(), status: status.as_u16(), body: first_chars(&body, 200) });
         }
         let is_object = body.trim_start().starts_with('{')
             && matches!(serde_json::from_str::<serde_json::Value>(&body), Ok(serde_json::Value::Object(_)));
         let stdout = if claude.is_some() && !is_object { String::new() } else { body };
         Ok(Raw { exit_code: Some(0), stdout, stderr: String::new(), truncated })
     };
-    bounded(work, ctx, || format!("webhook {url} timed out after {label}s")).await?.map_err(Failure::Infra)
+    bounded(work, ctx, || Failure::HttpTimeout { who: who(), label }).await?
 }
 
 #[cfg(test)]

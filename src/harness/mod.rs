@@ -1,149 +1,214 @@
-//! The harnesses whose hook files hookrt reads beside Claude Code's family: Gemini CLI, Cursor,
-//! GitHub Copilot CLI and Windsurf (Cascade). Each module says how that harness spells its
-//! events, what its hooks read on stdin and how their answers are read; their files are parsed
-//! in `config/<harness>.rs`.
+//! One folder per harness whose hook files hookrt reads: its files and discovery rows, event
+//! names, file reader, the stdin its hooks get, how their answers and exit codes are read, the
+//! tool names it uses. Each folder implements [`Harness`]; [`registry`] lists them, and the
+//! runtime reaches a harness only through that trait (docs/architecture.md).
 
+pub mod agents;
+pub mod claude;
+pub mod codex;
 pub mod copilot;
 pub mod cursor;
 pub mod gemini;
+pub mod hermes;
+pub mod native;
+pub mod opencode;
+pub mod registry;
 pub mod tools;
 pub mod windsurf;
 
-use crate::dialect::Dialect;
-use crate::event::{CanonicalEvent, ToolResult};
-use tools::ToolClass;
+use crate::config::{Candidate, FileCtx, Hook, LoadSink, PluginDir, Roots};
+use crate::vocab::{Answer, CanonicalEvent, Diagnostic, Dialect, EventSpec, MatcherStyle, RunOutcome, BLOCKED_BY_HOOK};
+use serde_json::{Map, Value};
+use std::path::Path;
 
-/// What one event name of a harness means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EventSpec {
-    pub name: &'static str,
+pub use registry::{
+    all_dispatch_names, event_names, of, recognise, resolve_any_name, resolve_dispatch_name, HARNESSES,
+};
+
+/// Everything the hooks of one dispatch share, for shaping one hook's stdin.
+#[derive(Debug, Clone)]
+pub struct PayloadCtx<'a> {
+    /// The host's payload (Claude Code's shape is the canonical one).
+    pub host: &'a Map<String, Value>,
     pub canonical: CanonicalEvent,
-    pub result: ToolResult,
-    /// Hooks of this event run only for tools of this class (`beforeShellExecution`).
-    pub class: Option<ToolClass>,
-    /// Whether the event takes a matcher in this harness.
-    pub matcher: bool,
+    /// The event as the hook's own file spells it.
+    pub spelling: &'a str,
+    pub cwd: &'a str,
+    pub model: Option<&'a str>,
+    pub turn_id: Option<&'a str>,
+    /// ISO time of the dispatch.
+    pub ts: &'a str,
+    /// Consecutive blocked Stops of this session so far (Cursor's `loop_count`).
+    pub loop_count: u32,
 }
 
-const fn ev(name: &'static str, canonical: CanonicalEvent) -> EventSpec {
-    EventSpec { name, canonical, result: ToolResult::Either, class: None, matcher: false }
+/// How discovery orders a harness's rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Discovery {
+    /// The JavaScript implementation's family (Claude, Codex, opencode, Hermes, `.agents`,
+    /// native): every global file first, then every project file, then local ones.
+    Family,
+    /// The rows in the harness's own order, after the family's (Gemini, Cursor, Copilot,
+    /// Windsurf).
+    Own,
 }
 
-const fn tool(name: &'static str, canonical: CanonicalEvent, result: ToolResult) -> EventSpec {
-    EventSpec { name, canonical, result, class: None, matcher: true }
+/// How a harness's hooks are approved before they run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Consent {
+    /// Hooks of the gated scopes need `hookrt trust approve` (every dialect but the two below).
+    Scoped,
+    /// Every hook, whatever its scope, is listed; it is skipped while unapproved once any
+    /// approval is required, and runs with a warning otherwise (Hermes' first-use consent).
+    EveryHook,
+    /// The harness keeps its own record (Gemini's `trusted_hooks.json`).
+    Own,
 }
 
-const fn class(name: &'static str, canonical: CanonicalEvent, class: ToolClass) -> EventSpec {
-    EventSpec { name, canonical, result: ToolResult::Either, class: Some(class), matcher: false }
-}
+/// What one harness means. The defaults are the Claude Code family's rules.
+pub trait Harness: Sync {
+    fn dialect(&self) -> Dialect;
 
-/// A harness's event table, or `None` for the dialects described in `event.rs`.
-pub fn events(dialect: Dialect) -> Option<&'static [EventSpec]> {
-    match dialect {
-        Dialect::Gemini => Some(gemini::EVENTS),
-        Dialect::Cursor => Some(cursor::EVENTS),
-        Dialect::Copilot => Some(copilot::EVENTS),
-        Dialect::Windsurf => Some(windsurf::EVENTS),
-        _ => None,
+    /// The event names its files use (and a host may dispatch).
+    fn events(&self) -> &'static [EventSpec];
+
+    /// How a matcher string is read.
+    fn matcher_style(&self) -> MatcherStyle;
+
+    fn discovery(&self) -> Discovery {
+        Discovery::Own
     }
-}
 
-/// The harnesses with an event table.
-pub const HARNESSES: [Dialect; 4] = [Dialect::Gemini, Dialect::Cursor, Dialect::Copilot, Dialect::Windsurf];
+    /// Its discovery rows, in reading order.
+    fn files(&self, roots: Roots) -> Vec<Candidate>;
 
-/// Resolves a harness's event spelling; one spelling means the same in every harness.
-pub fn resolve_event(name: &str) -> Option<EventSpec> {
-    HARNESSES.iter().filter_map(|d| events(*d)).flatten().find(|e| e.name == name).copied()
-}
-
-/// Every harness spelling, each once.
-pub fn event_names() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = Vec::new();
-    for e in HARNESSES.iter().filter_map(|d| events(*d)).flatten() {
-        if !v.contains(&e.name) {
-            v.push(e.name);
-        }
+    /// Whether a file at this path is one of its files (for an explicitly named file).
+    fn owns_path(&self, _path: &Path) -> bool {
+        false
     }
-    v
-}
 
-/// The name `dialect` gives a canonical event (and after-tool outcome); class events are not
-/// chosen (they stand for a matcher, see `convert`).
-pub fn name_for(dialect: Dialect, canonical: CanonicalEvent, result: ToolResult) -> Option<&'static str> {
-    events(dialect)?
-        .iter()
-        .find(|e| e.canonical == canonical && e.result == result && e.class.is_none())
-        .map(|e| e.name)
-}
-
-/// What the harnesses decide once their runs are in: Gemini's `tool_input` merges into the
-/// arguments; a Cursor `followup_message` beyond the hook's `loop_limit` continues nothing.
-pub fn settle_runs(
-    runs: &mut [crate::execute::Run],
-    payload: &serde_json::Map<String, serde_json::Value>,
-    loop_count: u32,
-) {
-    for r in runs.iter_mut() {
-        match r.hook.dialect {
-            Dialect::Gemini => {
-                if let Some(u) = r.outcome.update_input.take() {
-                    r.outcome.update_input = Some(gemini::merge_input(payload.get("tool_input"), &u));
-                }
-            }
-            Dialect::Cursor
-                if matches!(r.hook.canonical, CanonicalEvent::TurnStop | CanonicalEvent::SubagentEnd)
-                    && r.outcome.decision == Some(crate::decode::Decision::Deny)
-                    && r.hook.harness.loop_limit.is_some_and(|n| loop_count >= n) =>
-            {
-                tracing::warn!(hook = %r.hook.id, "followup_message after {loop_count} follow-ups (loop_limit); the agent stops");
-                r.outcome.decision = None;
-                r.outcome.reason = None;
-            }
-            _ => {}
-        }
+    /// Whether these event names under `hooks` are its own (for an explicitly named file).
+    fn owns_event_names(&self, _keys: &[&str]) -> bool {
+        false
     }
-}
 
-/// Sets the decision from an `allow` / `deny` / `ask` word at `key` (the harnesses spell their
-/// decision fields differently but use the same three words); other values change nothing.
-pub fn read_decision(obj: &serde_json::Map<String, serde_json::Value>, key: &str, out: &mut crate::decode::RunOutcome) {
-    use crate::decode::Decision;
-    match obj.get(key).and_then(serde_json::Value::as_str) {
-        Some("allow") => out.decision = Some(Decision::Allow),
-        Some("deny") => out.decision = Some(Decision::Deny),
-        Some("ask") => out.decision = Some(Decision::Ask),
-        _ => {}
+    /// How diagnostics name one of its files.
+    fn file_kind(&self, path: &Path) -> &'static str;
+
+    /// Whether the file is dedicated to hooks (a missing root member is then an error) rather
+    /// than a general settings file that merely has no hooks.
+    fn dedicated(&self, _path: &Path) -> bool {
+        true
     }
-}
 
-/// Reads a harness's own answer fields, after Claude's common ones.
-pub fn apply_answer(
-    dialect: Dialect,
-    obj: &serde_json::Map<String, serde_json::Value>,
-    event: CanonicalEvent,
-    out: &mut crate::decode::RunOutcome,
-) {
-    match dialect {
-        Dialect::Gemini => gemini::apply_answer(obj, out),
-        Dialect::Cursor => cursor::apply_answer(obj, event, out),
-        Dialect::Copilot => copilot::apply_answer(obj, out),
-        _ => {}
+    /// Whether its JSON files may carry comments and trailing commas.
+    fn comments(&self) -> bool {
+        false
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::event::resolve_dispatch_name;
-
-    #[test]
-    fn a_spelling_means_the_same_in_every_harness_and_in_dispatch() {
-        for d in HARNESSES {
-            for e in events(d).unwrap_or_default() {
-                let r = resolve_dispatch_name(e.name).unwrap_or_else(|| panic!("{} does not resolve", e.name));
-                assert_eq!((r.canonical, r.result), (e.canonical, e.result), "{} in {d:?}", e.name);
-                assert_eq!(resolve_event(e.name).map(|x| x.class), Some(e.class), "{}", e.name);
-            }
-        }
+    /// The root member holding its events (named in diagnostics).
+    fn member(&self, _root: &Map<String, Value>) -> &'static str {
+        "hooks"
     }
+
+    /// Reads a file's root; returns how many matcher groups (or hooks) it accepted.
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize;
+
+    /// The JSON object its hook reads on stdin.
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value>;
+
+    /// Whether the stdin JSON ends with a newline.
+    fn stdin_newline(&self) -> bool {
+        true
+    }
+
+    /// The part of a clean run's stdout that holds the answer.
+    fn answer_text<'a>(&self, stdout: &'a str) -> &'a str {
+        stdout
+    }
+
+    /// Reads a JSON answer object.
+    fn read_answer(&self, answer: &Answer, event: CanonicalEvent, out: &mut RunOutcome) {
+        crate::harness::claude::answer::read(answer, event, out);
+    }
+
+    /// A clean run's stdout that is not JSON.
+    fn plain_stdout(&self, stdout: &str, out: &mut RunOutcome) {
+        out.plain_stdout = Some(stdout.to_owned());
+    }
+
+    /// The reason of an exit-2 deny with an empty stderr.
+    fn exit_two_reason(&self, _stdout: &str) -> String {
+        BLOCKED_BY_HOOK.to_owned()
+    }
+
+    /// Its own exit-code rules, applied after the common ones.
+    fn exit_rule(
+        &self,
+        _code: Option<i32>,
+        _event: CanonicalEvent,
+        _stdout: &str,
+        _stderr: &str,
+        _out: &mut RunOutcome,
+    ) {
+    }
+
+    /// Whether its hooks answer only in JSON (plain stdout is a broken answer, which
+    /// `failClosed` turns into a deny).
+    fn json_only(&self) -> bool {
+        false
+    }
+
+    /// How an input update a hook returned applies to the tool's arguments.
+    fn update_input(&self, _original: Option<&Value>, update: Value) -> Value {
+        update
+    }
+
+    /// What the harness decides once a run is in, beyond reading its answer.
+    fn settle(&self, _hook: &Hook, _out: &mut RunOutcome, _loop_count: u32) {}
+
+    /// Variables it adds to a hook's environment.
+    fn env(&self, _project_dir: &str) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// Whether it names tools its own way (`run_shell_command`), so a dispatch's tool name is
+    /// also tried under its spelling.
+    fn names_tools(&self) -> bool {
+        false
+    }
+
+    /// Policy files read before everything else (Claude Code's managed settings); `at: None` is
+    /// the harness's own location.
+    fn policy_files(&self, _at: Option<&Path>) -> Vec<Candidate> {
+        Vec::new()
+    }
+
+    /// The files of the plugins a host names (Claude Code plugin directories).
+    fn plugin_files(&self, _plugins: &[PluginDir], _home: &Path) -> Vec<Candidate> {
+        Vec::new()
+    }
+
+    /// Installed extensions a file switches on or off (Claude's `enabledPlugins`), in order.
+    fn enabled_extensions(&self, _root: &Map<String, Value>) -> Vec<(String, bool)> {
+        Vec::new()
+    }
+
+    /// The file of an installed extension by id, when it is installed.
+    fn extension_file(&self, _home: &Path, _id: &str) -> Option<Candidate> {
+        None
+    }
+
+    /// Whether a file's `disableAllHooks` switches every file's hooks off (otherwise it speaks
+    /// for its own file only).
+    fn switches_all(&self) -> bool {
+        true
+    }
+
+    fn consent(&self) -> Consent {
+        Consent::Scoped
+    }
+
+    /// Drops the project hooks (from `first` on) its own trust record does not hold.
+    fn keep_trusted(&self, _hooks: &mut Vec<Hook>, _first: usize, _roots: Roots, _diags: &mut Vec<Diagnostic>) {}
 }

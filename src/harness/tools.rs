@@ -4,22 +4,7 @@
 //! planning (a `Bash` dispatch reaches a Gemini `run_shell_command` matcher), by the hook's
 //! stdin (a Gemini hook reads Gemini's name) and by `hookrt convert`.
 
-use crate::dialect::Dialect;
-use serde::Serialize;
-
-/// A class of tools some harnesses hook as a whole.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ToolClass {
-    /// Shell commands (`Bash`).
-    Shell,
-    /// Reading a file (`Read`).
-    Read,
-    /// Writing or editing a file (`Write`, `Edit`).
-    Write,
-    /// Any MCP server's tool (`mcp__server__tool`).
-    Mcp,
-}
+use crate::vocab::{Dialect, ToolClass};
 
 /// One tool: Claude's name (hookrt's reference spelling), then the other harnesses'.
 struct Tool {

@@ -1,8 +1,8 @@
 //! Helpers for integration tests: temporary projects with real hook files.
 #![allow(dead_code)]
 
-use hookrt::options::RuntimeOptions;
-use hookrt::runtime::{DispatchRequest, DispatchResult, Runtime};
+use hookrt::RuntimeOptions;
+use hookrt::{DispatchRequest, DispatchResult, Runtime};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use tokio_util::sync::CancellationToken;

@@ -8,7 +8,7 @@ mod procfs;
 pub mod tree;
 
 use super::Failure;
-use crate::decode::Raw;
+use crate::vocab::Raw;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
@@ -77,17 +77,16 @@ async fn read_capped<R: AsyncRead + Unpin>(mut r: R, cap: usize) -> (Vec<u8>, bo
     (kept, truncated)
 }
 
-pub(crate) fn start_error(e: &std::io::Error, spec: &ProcSpec) -> String {
+/// Why a spec's program did not start.
+pub(crate) fn start_error(e: std::io::Error, spec: &ProcSpec) -> Failure {
     if !spec.cwd.is_dir() {
-        return format!("cannot start hook: working directory {} does not exist", spec.cwd.display());
+        return Failure::MissingCwd(spec.cwd.clone());
     }
     let what = match &spec.program {
         Program::Shell(_) => "/bin/sh".to_owned(),
         Program::Exec(p, _) => p.clone(),
     };
-    let msg = e.to_string();
-    let msg = msg.split(" (os error").next().unwrap_or(&msg).to_owned();
-    format!("cannot start hook: {what}: {msg}")
+    Failure::start(what, e)
 }
 
 /// The command for a spec: its own process group, piped stdio, the spec's cwd and
@@ -146,7 +145,7 @@ pub async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Fai
             {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
-            Err(e) => return Err(Failure::Infra(start_error(&e, spec))),
+            Err(e) => return Err(start_error(e, spec)),
         }
     };
     let mut tree = ProcessTree::new(child.id(), marker, spec.reap_orphans);
@@ -183,7 +182,7 @@ pub async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Fai
     match end {
         End::Exited(status) => {
             abort_io(&writer);
-            let status = status.map_err(|e| Failure::Infra(format!("cannot wait for hook: {e}")))?;
+            let status = status.map_err(|e| Failure::Wait(std::sync::Arc::new(e)))?;
             // Descendants may still hold the pipes: give them a moment, then end the group.
             let drain_until = std::cmp::min(deadline, Instant::now() + DRAIN_GRACE);
             let (mut out, mut err) = (out_task, err_task);
@@ -216,7 +215,7 @@ pub async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Fai
             Err(if matches!(end, End::Aborted) {
                 Failure::Aborted
             } else {
-                Failure::Infra(format!("timed out after {}s", spec.timeout_label))
+                Failure::Timeout { label: spec.timeout_label.clone() }
             })
         }
     }

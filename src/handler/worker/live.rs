@@ -3,15 +3,16 @@
 //! reload or close), failing whatever is still in flight.
 
 use super::wire;
-use super::{WorkerKey, WorkerSettings};
-use crate::decode::Raw;
+use super::WorkerKey;
 use crate::handler::process::{self, tree::ProcessTree, ProcSpec, Program, KILL_GRACE};
 use crate::handler::{Failure, RunCtx};
+use crate::vocab::Raw;
+use crate::vocab::WorkerSettings;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
-use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
@@ -22,7 +23,7 @@ const LINE_CAP: usize = 4 * 1024 * 1024;
 /// Worker stderr kept for answers that name none.
 const STDERR_CAP: usize = 64 * 1024;
 
-type Reply = oneshot::Sender<Result<Raw, String>>;
+type Reply = oneshot::Sender<Result<Raw, Failure>>;
 
 /// Process groups of every live worker in this process, for [`kill_all_now`].
 fn groups() -> &'static Mutex<HashSet<i32>> {
@@ -44,7 +45,7 @@ pub struct Live {
     hook_id: String,
     stdin: tokio::sync::Mutex<Option<ChildStdin>>,
     /// Requests waiting for answers; `Err(why)` once the worker has ended.
-    pending: Mutex<Result<HashMap<u64, Reply>, String>>,
+    pending: Mutex<Result<HashMap<u64, Reply>, Failure>>,
     next_id: AtomicU64,
     /// Kill now (a timeout): the supervisor ends the tree; in-flight requests get `why`.
     kill: CancellationToken,
@@ -79,7 +80,7 @@ impl Live {
             reap_orphans: ctx.policy.reap_orphans,
         };
         let (mut cmd, marker) = process::command(&spec);
-        let mut child = cmd.spawn().map_err(|e| Failure::Infra(process::start_error(&e, &spec)))?;
+        let mut child = cmd.spawn().map_err(|e| process::start_error(e, &spec))?;
         let tree = ProcessTree::new(child.id(), marker, spec.reap_orphans);
         if let Some(pid) = child.id().and_then(|p| i32::try_from(p).ok()) {
             super::lock(groups()).insert(pid);
@@ -120,14 +121,14 @@ impl Live {
         &self,
         event: &str,
         payload_json: &str,
-    ) -> Result<(u64, oneshot::Receiver<Result<Raw, String>>), Failure> {
+    ) -> Result<(u64, oneshot::Receiver<Result<Raw, Failure>>), Failure> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         match &mut *super::lock(&self.pending) {
             Ok(m) => {
                 m.insert(id, tx);
             }
-            Err(why) => return Err(Failure::Infra(why.clone())),
+            Err(why) => return Err(why.clone()),
         }
         *super::lock(&self.last_used) = Instant::now();
         let line = wire::request_line(id, event, payload_json);
@@ -166,9 +167,10 @@ impl Live {
 
     /// The worker has ended: what is in flight fails with `why`, and so does any later send.
     fn fail_all(&self, why: &str) {
-        let pending = std::mem::replace(&mut *super::lock(&self.pending), Err(why.to_owned()));
+        let failure = Failure::Worker(why.to_owned());
+        let pending = std::mem::replace(&mut *super::lock(&self.pending), Err(failure.clone()));
         for tx in pending.into_iter().flat_map(HashMap::into_values) {
-            let _ = tx.send(Err(why.to_owned()));
+            let _ = tx.send(Err(failure.clone()));
         }
     }
 
@@ -258,13 +260,12 @@ fn signal_of(s: std::process::ExitStatus) -> Option<String> {
 
 /// Routes answer lines to their requests; logs everything else.
 async fn read_answers(live: Arc<Live>, out: tokio::process::ChildStdout) {
-    let mut r = BufReader::new(out);
-    let mut buf = Vec::new();
-    while let Some(cut) = wire::read_line(&mut r, &mut buf, LINE_CAP).await {
-        if cut {
+    let mut lines = wire::Lines::new(out, LINE_CAP);
+    while let Some(line) = lines.next().await {
+        let wire::Line::Text(buf) = line else {
             tracing::warn!(hook = %live.hook_id, "worker wrote a line over {LINE_CAP} bytes; ignored");
             continue;
-        }
+        };
         if buf.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
@@ -291,9 +292,9 @@ async fn read_answers(live: Arc<Live>, out: tokio::process::ChildStdout) {
 
 /// Logs the worker's stderr and keeps its tail for answers that name no stderr.
 async fn read_stderr(live: Arc<Live>, err: tokio::process::ChildStderr) {
-    let mut r = BufReader::new(err);
-    let mut buf = Vec::new();
-    while wire::read_line(&mut r, &mut buf, STDERR_CAP).await.is_some() {
+    let mut lines = wire::Lines::new(err, STDERR_CAP);
+    while let Some(line) = lines.next().await {
+        let wire::Line::Text(buf) = line else { continue };
         let line = String::from_utf8_lossy(&buf);
         tracing::info!(hook = %live.hook_id, "worker stderr: {line}");
         let mut kept = super::lock(&live.stderr);

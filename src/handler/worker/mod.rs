@@ -15,7 +15,7 @@ pub mod wire;
 
 use super::process::Program;
 use super::{Failure, RunCtx};
-use crate::decode::Raw;
+use crate::vocab::{Raw, WorkerSettings};
 use live::Live;
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -32,24 +32,6 @@ const MAX_RESTARTS: usize = 5;
 const CRASH_WINDOW: Duration = Duration::from_secs(60);
 const FIRST_BACKOFF: Duration = Duration::from_millis(100);
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
-
-/// How a worker hook is configured (beyond its command).
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WorkerSettings {
-    /// Requests written to the worker before it answers; more wait in a queue.
-    pub max_in_flight: usize,
-    /// Seconds without a request after which the worker is stopped.
-    pub idle_timeout: f64,
-    /// Started when the configuration loads instead of on the first match.
-    pub warm: bool,
-}
-
-impl Default for WorkerSettings {
-    fn default() -> Self {
-        WorkerSettings { max_in_flight: 16, idle_timeout: 300.0, warm: false }
-    }
-}
 
 /// What makes two worker hooks the same process.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -166,8 +148,8 @@ impl Pool {
             }
             a = answer => match a {
                 Ok(Ok(raw)) => Ok(raw),
-                Ok(Err(why)) => Err(Failure::Infra(why)),
-                Err(_) => Err(Failure::Infra("worker exited".into())),
+                Ok(Err(why)) => Err(why),
+                Err(_) => Err(Failure::Worker("worker exited".into())),
             },
             _ = tokio::time::sleep_until(deadline) => {
                 live.forget(id);
@@ -180,8 +162,9 @@ impl Pool {
     /// Starts a `warm` worker now (at load) rather than on its first match.
     pub async fn warm(&self, hook: &crate::config::Hook, key: WorkerKey, settings: WorkerSettings, ctx: &RunCtx<'_>) {
         let slot = self.slot(&hook.id, key, settings);
-        if let Err(Failure::Infra(e)) = slot.live(ctx, &self.closed).await {
-            tracing::warn!(hook = %hook.id, "cannot start worker: {e}");
+        match slot.live(ctx, &self.closed).await {
+            Ok(_) | Err(Failure::Aborted) => {}
+            Err(e) => tracing::warn!(hook = %hook.id, "cannot start worker: {e}"),
         }
     }
 
@@ -220,7 +203,7 @@ impl Pool {
 }
 
 fn timed_out(ctx: &RunCtx<'_>) -> Failure {
-    Failure::Infra(format!("timed out after {}s", ctx.timeout_label))
+    Failure::Timeout { label: ctx.timeout_label.clone() }
 }
 
 impl Slot {
@@ -254,7 +237,7 @@ impl Slot {
                 st.broken = true;
             }
             if st.broken {
-                return Err(Failure::Infra(format!("worker {} keeps crashing", self.hook_id)));
+                return Err(Failure::Worker(format!("worker {} keeps crashing", self.hook_id)));
             }
             st.crashes.back().map(|t| *t + st.backoff)
         };

@@ -1,9 +1,11 @@
-//! The worker protocol's two line shapes and a bounded line reader.
+//! The worker protocol's two line shapes, and the bounded line reader of its output.
 
-use crate::decode::Raw;
+use crate::vocab::Raw;
+use futures::StreamExt;
 use serde::Deserialize;
 use serde_json::Value;
-use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+use tokio::io::AsyncRead;
+use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, FramedRead};
 
 /// One request line: `{"id":N,"event":"…","payload":<the hook's stdin JSON>}` plus `\n`.
 pub fn request_line(id: u64, event: &str, payload_json: &str) -> Vec<u8> {
@@ -61,32 +63,42 @@ impl Answer {
     }
 }
 
-/// Reads one line (without its `\n`) keeping at most `cap` bytes; `None` at end of input.
-/// The rest of an over-long line is read and dropped, so memory stays bounded.
-pub async fn read_line<R: AsyncBufRead + Unpin>(r: &mut R, buf: &mut Vec<u8>, cap: usize) -> Option<bool> {
-    buf.clear();
-    let mut cut = false;
-    loop {
-        let avail = match r.fill_buf().await {
-            Ok(a) => a,
-            Err(_) => return (!buf.is_empty()).then_some(cut),
-        };
-        if avail.is_empty() {
-            return (!buf.is_empty() || cut).then_some(cut);
+/// One line read from a worker, or the sign that a line was longer than the cap (its bytes are
+/// dropped up to its end, so memory stays bounded).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    Text(Vec<u8>),
+    TooLong,
+}
+
+/// The lines of a worker's output, each at most `cap` bytes.
+pub struct Lines<R> {
+    inner: FramedRead<R, AnyDelimiterCodec>,
+    /// The codec just reported an over-long line: the stream's next `None` is not its end.
+    after_error: bool,
+}
+
+impl<R: AsyncRead + Unpin> Lines<R> {
+    pub fn new(r: R, cap: usize) -> Self {
+        Lines {
+            inner: FramedRead::new(r, AnyDelimiterCodec::new_with_max_length(vec![b'\n'], Vec::new(), cap)),
+            after_error: false,
         }
-        let (chunk, done) = match avail.iter().position(|b| *b == b'\n') {
-            Some(i) => (&avail[..i], Some(i + 1)),
-            None => (avail, None),
-        };
-        let room = cap.saturating_sub(buf.len());
-        if chunk.len() > room {
-            cut = true;
-        }
-        buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = done.unwrap_or(avail.len());
-        r.consume(used);
-        if done.is_some() {
-            return Some(cut);
+    }
+
+    /// The next line, `None` at the end of the output.
+    pub async fn next(&mut self) -> Option<Line> {
+        loop {
+            match self.inner.next().await {
+                Some(Ok(b)) => return Some(Line::Text(b.to_vec())),
+                Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded)) => {
+                    self.after_error = true;
+                    return Some(Line::TooLong);
+                }
+                Some(Err(AnyDelimiterCodecError::Io(_))) => return None,
+                None if std::mem::take(&mut self.after_error) => continue,
+                None => return None,
+            }
         }
     }
 }
@@ -117,14 +129,13 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn long_lines_are_cut_and_drained() {
-        let data = format!("{}\nnext\n", "x".repeat(100_000));
-        let mut r = tokio::io::BufReader::with_capacity(1024, data.as_bytes());
-        let mut buf = Vec::new();
-        assert_eq!(read_line(&mut r, &mut buf, 10).await, Some(true));
-        assert_eq!(buf, b"xxxxxxxxxx");
-        assert_eq!(read_line(&mut r, &mut buf, 10).await, Some(false));
-        assert_eq!(buf, b"next");
-        assert_eq!(read_line(&mut r, &mut buf, 10).await, None);
+    async fn long_lines_are_dropped_and_reading_goes_on() {
+        let data = format!("first\n{}\nnext\nlast", "x".repeat(100_000));
+        let mut lines = Lines::new(data.as_bytes(), 10);
+        assert_eq!(lines.next().await, Some(Line::Text(b"first".to_vec())));
+        assert_eq!(lines.next().await, Some(Line::TooLong));
+        assert_eq!(lines.next().await, Some(Line::Text(b"next".to_vec())));
+        assert_eq!(lines.next().await, Some(Line::Text(b"last".to_vec())));
+        assert_eq!(lines.next().await, None);
     }
 }

@@ -1,0 +1,93 @@
+//! The `hookrt` command (docs/cli.md): one function per subcommand, shared flags, and bad flags
+//! printing a message and exiting 1. Parsing is clap's ([`args`]).
+
+mod args;
+mod convert;
+mod history;
+mod inspect;
+mod run;
+mod trust;
+
+use crate::runtime::Runtime;
+use args::{Cli, Command};
+use clap::Parser;
+use std::io::Write;
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+/// Where command output goes; stdout in production, a buffer in tests.
+pub struct Io<'a> {
+    pub out: &'a mut (dyn Write + Send),
+    pub err: &'a mut (dyn Write + Send),
+}
+
+/// Runs the command line (without the program name); returns the exit code.
+pub async fn main(argv: Vec<String>, shutdown: CancellationToken) -> i32 {
+    crate::runtime::logging::init();
+    let mut out = std::io::stdout();
+    let mut err = std::io::stderr();
+    run(argv, shutdown, Io { out: &mut out, err: &mut err }).await
+}
+
+/// The parsed command line, or the exit code of printing help, a version or a flag error.
+fn parse(argv: Vec<String>, io: &mut Io<'_>) -> Result<Cli, i32> {
+    Cli::try_parse_from(std::iter::once("hookrt".to_owned()).chain(argv)).map_err(|e| {
+        use clap::error::ErrorKind::*;
+        match e.kind() {
+            DisplayHelp | DisplayVersion => {
+                let _ = write!(io.out, "{}", e.render());
+                0
+            }
+            _ => {
+                let _ = write!(io.err, "{}", e.render());
+                1
+            }
+        }
+    })
+}
+
+/// [`main`] with explicit output streams (`listen` always uses the process stdio).
+pub async fn run(argv: Vec<String>, shutdown: CancellationToken, mut io: Io<'_>) -> i32 {
+    let cli = match parse(argv, &mut io) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let command = match cli.command {
+        None | Some(Command::Help) => {
+            use clap::CommandFactory;
+            let _ = writeln!(io.out, "{}", Cli::command().render_help());
+            return 0;
+        }
+        Some(Command::Version) => {
+            let _ = writeln!(io.out, "hookrt {}", env!("CARGO_PKG_VERSION"));
+            return 0;
+        }
+        Some(Command::Convert { from, to, file }) => return convert::convert(&from, &to, &file, io),
+        Some(Command::History { file, session, event, hook, decision, limit, follow, json, html }) => {
+            let filter = crate::runtime::history::view::Filter { session, event, hook, decision, limit };
+            return history::history(file, cli.shared.history.clone(), &filter, (follow, json, html), io, &shutdown)
+                .await;
+        }
+        Some(c) => c,
+    };
+    let rt = match Runtime::new(&cli.shared.options(matches!(command, Command::Listen))) {
+        Ok(rt) => Arc::new(rt),
+        Err(e) => {
+            let _ = writeln!(io.err, "hookrt: {e}");
+            return 1;
+        }
+    };
+    let code = match command {
+        Command::Listen => run::listen(rt.clone(), shutdown).await,
+        Command::Validate { strict, json } => inspect::validate(&rt, strict, json, io),
+        Command::Run { event, payload, subject } => run::run(&rt, event, payload, subject, &shutdown, io).await,
+        Command::Dump => inspect::dump(&rt, io),
+        Command::List => inspect::list(&rt, io),
+        Command::Trust { action } => trust::trust(&rt, action, io),
+        Command::Doctor { json } => inspect::doctor(&rt, json, io).await,
+        Command::Version | Command::Help | Command::Convert { .. } | Command::History { .. } => 0,
+    };
+    // The last dispatches' history lines are written before the process exits.
+    rt.flush_history();
+    code
+}

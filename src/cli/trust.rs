@@ -1,0 +1,74 @@
+//! `hookrt trust list|approve|revoke`: hookrt's own approvals.
+
+use super::args::TrustAction;
+use super::Io;
+use crate::load::{store_path, ListedHook, TrustStatus, TrustStore};
+use crate::runtime::Runtime;
+use std::path::Path;
+
+pub fn trust(rt: &Runtime, action: TrustAction, io: Io<'_>) -> i32 {
+    let path = store_path(&rt.options().load.home);
+    let listed = rt.loaded().listed.clone();
+    match action {
+        TrustAction::List { json } => list(&listed, json, io),
+        TrustAction::Approve { all, scope, commands } => {
+            approve(&path, &listed, (all, scope.as_deref(), &commands), io)
+        }
+        TrustAction::Revoke { command } => {
+            let mut store = TrustStore::load(&path);
+            let n = store.revoke(&command);
+            save(&store, &path, io, &format!("revoked {n} approval(s)"))
+        }
+    }
+}
+
+fn list(listed: &[ListedHook], json: bool, io: Io<'_>) -> i32 {
+    if json {
+        let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(listed).unwrap_or_default());
+        return 0;
+    }
+    for h in listed {
+        let status = serde_json::to_value(h.status).ok().and_then(|v| v.as_str().map(str::to_owned));
+        let hash = h.sha256.as_deref().map(|s| &s[..12.min(s.len())]).unwrap_or("-");
+        let scope = h.scope.as_str();
+        let _ = writeln!(io.out, "{}\t{scope}\t{}\t{hash}\t{}", status.unwrap_or_default(), h.event, h.command);
+    }
+    0
+}
+
+/// Approves hooks by command (all their events), or every listed hook with `--all` (only those
+/// of files in one scope with `--scope`).
+fn approve(
+    path: &Path,
+    listed: &[ListedHook],
+    (all, scope, commands): (bool, Option<&str>, &[String]),
+    io: Io<'_>,
+) -> i32 {
+    if !all && commands.is_empty() {
+        let _ = writeln!(io.err, "hookrt: name the commands to approve, or pass --all");
+        return 1;
+    }
+    if let Some(missing) = commands.iter().find(|c| !listed.iter().any(|h| &h.command == *c)) {
+        let _ = writeln!(io.err, "hookrt: no listed hook runs {missing:?}");
+        return 1;
+    }
+    let mut store = TrustStore::load(path);
+    let mut n = 0;
+    let in_scope = |h: &&ListedHook| scope.is_none_or(|s| h.scope.as_str() == s);
+    for h in listed.iter().filter(in_scope).filter(|h| all || commands.contains(&h.command)) {
+        if h.status != TrustStatus::Approved || all {
+            store.approve(&h.event, &h.command, h.sha256.as_deref());
+            n += 1;
+        }
+    }
+    save(&store, path, io, &format!("approved {n} hook(s) in {}", path.display()))
+}
+
+fn save(store: &TrustStore, path: &Path, io: Io<'_>, done: &str) -> i32 {
+    if let Err(e) = store.save(path) {
+        let _ = writeln!(io.err, "hookrt: cannot write {}: {e}", path.display());
+        return 1;
+    }
+    let _ = writeln!(io.out, "{done}");
+    0
+}

@@ -1,0 +1,52 @@
+//! A file that may hold hooks, as a harness's discovery rows name it.
+
+use crate::vocab::{Dialect, Origin, Scope};
+use std::path::{Path, PathBuf};
+
+/// A file that may hold hooks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub path: PathBuf,
+    /// `None`: recognise from location and content once read.
+    pub dialect: Option<Dialect>,
+    pub scope: Scope,
+    pub origin: Origin,
+    /// `${NAME}` values substituted into this file's commands and exported to its hooks.
+    pub vars: Vec<(String, String)>,
+}
+
+impl Candidate {
+    /// A file found by discovery or named explicitly.
+    pub fn settings(path: PathBuf, dialect: Option<Dialect>, scope: Scope) -> Self {
+        Candidate { path, dialect, scope, origin: Origin::Settings, vars: Vec::new() }
+    }
+
+    /// A discovery row of a known dialect.
+    pub fn of(path: PathBuf, dialect: Dialect, scope: Scope) -> Self {
+        Self::settings(path, Some(dialect), scope)
+    }
+}
+
+/// A Claude Code plugin: its root and its persistent data directory.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PluginDir {
+    pub root: PathBuf,
+    pub data_dir: Option<PathBuf>,
+}
+
+/// Where discovery looks: the user's home, the project, the machine-wide directory.
+#[derive(Debug, Clone, Copy)]
+pub struct Roots<'a> {
+    pub home: &'a Path,
+    pub cwd: &'a Path,
+    pub system: &'a Path,
+}
+
+/// A directory's entries in name order (none when it cannot be read).
+pub fn sorted_dir(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> =
+        std::fs::read_dir(dir).map(|r| r.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    v.sort();
+    v
+}

@@ -1,0 +1,201 @@
+//! The hook model: one runnable hook as every dialect's file reader produces it ([`Hook`]),
+//! what it runs ([`HandlerSpec`]) and the part of it reported on the wire ([`HookRef`]).
+
+use super::if_rule::Rule;
+use super::matcher::Matcher;
+use crate::vocab::{
+    CanonicalEvent, Dialect, HandlerKind, OnError, Order, Origin, ToolClass, ToolResult, WorkerSettings,
+};
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// What a hook does when it runs; one variant per [`HandlerKind`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum HandlerSpec {
+    Shell {
+        command: String,
+        /// Exec form: run `command` with these arguments, without a shell.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        args: Option<Vec<String>>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        env: Vec<(String, String)>,
+    },
+    Webhook {
+        url: String,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        headers: Vec<(String, String)>,
+    },
+    /// Claude and Codex `http` hooks, with Claude's rules: headers expand only the variables
+    /// in `allowed_env_vars`, a 2xx body that is not a JSON object decides nothing.
+    Http {
+        url: String,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        headers: Vec<(String, String)>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        allowed_env_vars: Vec<String>,
+    },
+    /// Claude's `mcp_tool`: `server`, `tool` and `input` (string values may hold
+    /// `${tool_input.x}` placeholders), called through the host's `mcpCall`.
+    #[serde(rename = "mcp_tool")]
+    McpTool { server: String, tool: String, input: serde_json::Value },
+    /// A persistent worker: started once, answers requests over JSON lines (native `worker`,
+    /// or a claude/codex command hook with `"worker": true`).
+    Worker {
+        command: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        args: Option<Vec<String>>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        env: Vec<(String, String)>,
+        #[serde(flatten)]
+        settings: WorkerSettings,
+    },
+    Oracle {
+        prompt: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+    },
+    Proxy {
+        prompt: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        command: Option<String>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        env: Vec<(String, String)>,
+    },
+}
+
+impl HandlerSpec {
+    pub fn kind(&self) -> HandlerKind {
+        match self {
+            HandlerSpec::Shell { .. } => HandlerKind::Shell,
+            HandlerSpec::Worker { .. } => HandlerKind::Worker,
+            HandlerSpec::Webhook { .. } | HandlerSpec::Http { .. } => HandlerKind::Webhook,
+            HandlerSpec::McpTool { .. } => HandlerKind::McpTool,
+            HandlerSpec::Oracle { .. } => HandlerKind::Oracle,
+            HandlerSpec::Proxy { .. } => HandlerKind::Proxy,
+        }
+    }
+}
+
+/// One runnable hook, resolved from a config entry.
+#[derive(Debug, Clone)]
+pub struct Hook {
+    /// `<dialect>:<file base name>:<event>:<group index>:<hook index>`.
+    pub id: String,
+    pub dialect: Dialect,
+    /// The event as spelled in the file (the hook's own `hook_event_name`).
+    pub event: String,
+    pub canonical: CanonicalEvent,
+    /// For after-tool groups: which tool outcomes they are for.
+    pub tool_result: ToolResult,
+    /// The matcher text as written, reported on the wire (absent when dropped or missing).
+    pub matcher_text: Option<String>,
+    pub matcher: Matcher,
+    pub handler: HandlerSpec,
+    /// Per-hook timeout in seconds.
+    pub timeout: Option<f64>,
+    pub on_error: Option<OnError>,
+    /// `.agents` `denyOnFailure`: a failed run (non-zero exit, timeout) denies.
+    pub deny_on_failure: bool,
+    pub file: PathBuf,
+    /// `enabled: false`: loaded and listed, never run.
+    pub enabled: bool,
+    /// `failClosed: true`: a run without an answer (spawn failure, timeout, signal) denies.
+    pub fail_closed: bool,
+    /// Claude's per-hook fields: `if`, `async`, `asyncRewake`, `once`, `statusMessage`.
+    pub claude: ClaudeFields,
+    /// Variables exported to the hook (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`).
+    pub env: Vec<(String, String)>,
+    /// Where the hook came from beyond its file (a plugin, managed settings); hooks of
+    /// different origins are never de-duplicated against each other, as in Claude.
+    pub origin: Origin,
+    /// What the other harnesses' files add: tool classes, run order, names, loop limits.
+    pub harness: HarnessFields,
+}
+
+/// Per-hook settings of Gemini, Cursor, Copilot and Windsurf files.
+#[derive(Debug, Clone, Default)]
+pub struct HarnessFields {
+    /// The hook is for one class of tools (`beforeShellExecution`, `pre_write_code`).
+    pub class: Option<ToolClass>,
+    pub order: Order,
+    /// Gemini's `name` (what `hooksConfig.disabled` and trust fingerprints refer to).
+    pub name: Option<String>,
+    /// Cursor's `loop_limit` for `followup_message` (`None`: unlimited).
+    pub loop_limit: Option<u32>,
+    /// Copilot's per-hook `cwd` (relative to the project directory).
+    pub cwd: Option<String>,
+    /// The command exactly as the file wrote it, where the dialect splits it into words itself
+    /// (Hermes): approvals are keyed on it.
+    pub written: Option<String>,
+}
+
+/// Claude Code's per-hook fields beyond the handler (all dialects that tolerate extra keys).
+#[derive(Debug, Clone, Default)]
+pub struct ClaudeFields {
+    /// `if`: one permission rule; the hook runs only for tool calls it matches, never on other
+    /// events. `None` with `if_text` set: the rule did not parse, the hook runs on every call.
+    pub if_rule: Option<Rule>,
+    pub if_text: Option<String>,
+    /// `async: true` (command hooks): the dispatch does not wait.
+    pub is_async: bool,
+    /// `asyncRewake: true`: an async hook that exits 2 wakes the session.
+    pub async_rewake: bool,
+    /// `once: true`: at most once per `session_id` for the runtime's lifetime.
+    pub once: bool,
+    pub status_message: Option<String>,
+}
+
+/// The part of a hook reported in `runs[i].hook`.
+#[derive(Debug, Clone, Serialize)]
+pub struct HookRef<'a> {
+    pub id: &'a str,
+    pub dialect: Dialect,
+    pub event: &'a str,
+    pub kind: HandlerKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matcher: Option<&'a str>,
+    #[serde(rename = "statusMessage", skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<&'a str>,
+}
+
+impl Hook {
+    pub fn wire(&self) -> HookRef<'_> {
+        HookRef {
+            id: &self.id,
+            dialect: self.dialect,
+            event: &self.event,
+            kind: self.handler.kind(),
+            matcher: self.matcher_text.as_deref(),
+            status_message: self.claude.status_message.as_deref(),
+        }
+    }
+
+    /// Identity for de-duplication across files (SPEC §9, §16).
+    pub fn identity(&self) -> String {
+        let t = self.timeout.map(|t| t.to_string()).unwrap_or_default();
+        let h = serde_json::to_string(&self.handler).unwrap_or_default();
+        format!(
+            "{:?}\u{0}{}\u{0}{:?}\u{0}{}\u{0}{}\u{0}{}",
+            self.origin,
+            self.canonical.as_str(),
+            self.tool_result,
+            self.matcher_text.as_deref().unwrap_or("*"),
+            h,
+            t
+        )
+    }
+}
+
+/// A notify-only outbound webhook (Hermes `hooks.outbound`): told about the events it wants,
+/// never on the decision path.
+#[derive(Debug, Clone, Serialize)]
+pub struct OutboundTarget {
+    /// The dialect of the file that declared it (its body's payload is shaped for it).
+    pub dialect: Dialect,
+    pub url: String,
+    /// The events it wants, canonical and as its file spells them.
+    pub events: Vec<(CanonicalEvent, String)>,
+    /// Environment variable holding the HMAC secret.
+    pub secret_env: Option<String>,
+}

@@ -1,0 +1,181 @@
+//! Matchers select hooks by the event's subject (tool name, session source, agent type).
+
+use crate::vocab::MatcherStyle;
+
+/// A compiled matcher.
+#[derive(Debug, Clone)]
+pub enum Matcher {
+    /// Absent, `""` or `"*"`: matches everything, including a missing subject.
+    All,
+    /// Exact, case-sensitive alternatives (`"Bash | Write"`).
+    Literal(Vec<String>),
+    /// Unanchored regular expression.
+    Regex(regex::Regex),
+}
+
+/// Why a matcher string could not be compiled; its text is the diagnostic.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid regex matcher {}", crate::vocab::text::quote(.0))]
+pub struct InvalidRegex(pub String);
+
+/// Largest compiled program we accept for a user regex; keeps a hostile pattern from
+/// eating memory (the `regex` crate is linear-time, so matching itself is safe).
+const REGEX_SIZE_LIMIT: usize = 1 << 20;
+
+impl Matcher {
+    /// Whether the text is a match-all sentinel.
+    pub fn is_match_all(pattern: &str) -> bool {
+        pattern.is_empty() || pattern == "*"
+    }
+
+    /// Compiles a matcher string with the dialect's rule.
+    pub fn compile(pattern: &str, style: MatcherStyle) -> Result<Matcher, InvalidRegex> {
+        let written = pattern;
+        if Self::is_match_all(pattern) {
+            return Ok(Matcher::All);
+        }
+        if style == MatcherStyle::LiteralOrRegex && is_literal_list(pattern) {
+            let alts: Vec<String> =
+                pattern.split(['|', ',']).map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect();
+            return Ok(if alts.is_empty() { Matcher::All } else { Matcher::Literal(alts) });
+        }
+        let anchored;
+        let pattern = if style == MatcherStyle::Anchored {
+            anchored = format!("^(?:{pattern})$");
+            anchored.as_str()
+        } else {
+            pattern
+        };
+        regex::RegexBuilder::new(pattern)
+            .size_limit(REGEX_SIZE_LIMIT)
+            .build()
+            .map(Matcher::Regex)
+            .map_err(|_| InvalidRegex(written.to_owned()))
+    }
+
+    /// Whether a subject is selected. A missing subject is tested as `""` by a regex (as the
+    /// JavaScript implementation does, so `".*"` guards still run when a host sends the tool
+    /// name under another key) and never matches a literal list.
+    pub fn matches(&self, subject: Option<&str>) -> bool {
+        match (self, subject) {
+            (Matcher::All, _) => true,
+            (Matcher::Literal(_), None) => false,
+            (Matcher::Regex(re), None) => re.is_match(""),
+            (Matcher::Literal(alts), Some(s)) => alts.iter().any(|a| a == s),
+            (Matcher::Regex(re), Some(s)) => re.is_match(s),
+        }
+    }
+
+    /// The same matcher with literal alternatives compared without regard to case, for hosts
+    /// (dsh) whose tool names are lower-case spellings of Claude's.
+    pub fn matches_ignoring_case(&self, subject: Option<&str>) -> bool {
+        match (self, subject) {
+            (Matcher::Literal(alts), Some(s)) => alts.iter().any(|a| a.eq_ignore_ascii_case(s)),
+            _ => self.matches(subject),
+        }
+    }
+}
+
+/// Reads a `matcher` field: absent or null is none, a string is kept, anything else is the
+/// `matcher must be a string` error.
+pub fn matcher_field(o: &serde_json::Map<String, serde_json::Value>) -> Result<Option<String>, NotAString> {
+    match o.get("matcher") {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(NotAString),
+    }
+}
+
+/// A `matcher` that is not a string (an error, never a match-all).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("matcher must be a string")]
+pub struct NotAString;
+
+/// Compiles an optional matcher with a dialect's rule.
+pub fn compile_matcher(text: Option<&str>, style: MatcherStyle) -> Result<Matcher, InvalidRegex> {
+    match text {
+        None => Ok(Matcher::All),
+        Some(m) => Matcher::compile(m, style),
+    }
+}
+
+/// Compiles a group's matcher, then drops it (`true` in the answer, for a warning) where the
+/// event has no subject. Compiling comes first so that an invalid regex drops its group on
+/// every event, as in the JavaScript implementation (docs/configuration.md "Matchers"), instead
+/// of turning into a match-all on subjectless events such as Stop.
+pub fn event_matcher(
+    text: &mut Option<String>,
+    uses_subject: bool,
+    style: MatcherStyle,
+) -> Result<(Matcher, bool), InvalidRegex> {
+    let matcher = compile_matcher(text.as_deref(), style)?;
+    if !uses_subject && text.as_deref().is_some_and(|m| !Matcher::is_match_all(m)) {
+        *text = None;
+        return Ok((Matcher::All, true));
+    }
+    Ok((matcher, false))
+}
+
+/// Claude Code's rule: only word characters, `-`, `|`, `,` and spaces make a literal list.
+fn is_literal_list(p: &str) -> bool {
+    p.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '|' | ',' | ' '))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use MatcherStyle::*;
+
+    fn m(p: &str, s: MatcherStyle, subj: &str) -> bool {
+        Matcher::compile(p, s).unwrap().matches(Some(subj))
+    }
+
+    #[test]
+    fn literal_lists_are_exact_and_trimmed() {
+        assert!(m("Bash | Write", LiteralOrRegex, "Bash"));
+        assert!(m("Bash | Write", LiteralOrRegex, "Write"));
+        assert!(m("Edit, Write", LiteralOrRegex, "Write"));
+        assert!(!m("Notebook", LiteralOrRegex, "NotebookEdit"));
+        assert!(!m("bash", LiteralOrRegex, "Bash"));
+        assert!(m("mcp__github__create_issue", LiteralOrRegex, "mcp__github__create_issue"));
+    }
+
+    #[test]
+    fn regex_style_is_unanchored() {
+        assert!(m("Wri", Regex, "Write"));
+        assert!(m("Edit|Write", Regex, "MultiEdit"));
+        assert!(!m("^Bash$", Regex, "BashOutput"));
+        assert!(m("^mcp__.*__read", Regex, "mcp__fs__read_file"));
+        assert!(m("Bash.*", LiteralOrRegex, "BashOutput"));
+    }
+
+    #[test]
+    fn sentinels_match_everything_even_without_subject() {
+        for p in ["", "*"] {
+            let mm = Matcher::compile(p, Regex).unwrap();
+            assert!(mm.matches(None) && mm.matches(Some("x")));
+        }
+        assert!(!Matcher::compile("Bash", LiteralOrRegex).unwrap().matches(None));
+    }
+
+    #[test]
+    fn regexes_test_a_missing_subject_as_empty() {
+        assert!(Matcher::compile(".*", Regex).unwrap().matches(None));
+        assert!(Matcher::compile("^(Bash)?$", Regex).unwrap().matches(None));
+        assert!(!Matcher::compile("Bash", Regex).unwrap().matches(None));
+        assert!(!Matcher::compile("Bash|Write", LiteralOrRegex).unwrap().matches(None));
+    }
+
+    #[test]
+    fn invalid_regex_is_an_error_not_match_all() {
+        assert_eq!(Matcher::compile("(", Regex).unwrap_err().to_string(), "invalid regex matcher \"(\"");
+        assert!(Matcher::compile("(unclosed", LiteralOrRegex).is_err());
+    }
+
+    #[test]
+    fn case_insensitive_literals_for_lowercase_hosts() {
+        let mm = Matcher::compile("Edit|Write", LiteralOrRegex).unwrap();
+        assert!(mm.matches_ignoring_case(Some("write")));
+        assert!(!mm.matches(Some("write")));
+    }
+}

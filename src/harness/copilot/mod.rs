@@ -1,0 +1,301 @@
+//! GitHub Copilot CLI and coding agent: `.github/hooks/*.json`, `~/.copilot/hooks/*.json`
+//! (docs/harnesses/copilot.md): camelCase events with camelCase stdin (PascalCase event names
+//! get the VS Code snake_case shape), anchored regex matchers, `permissionDecision` /
+//! `modifiedArgs` answers, its own exit-code rules, and a file's hooks run one after the other.
+
+use crate::config::candidate::sorted_dir;
+use crate::config::entry::{self, Entry, Unit};
+use crate::config::{Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
+use crate::harness::claude::input::{shaped, Base};
+use crate::harness::{Harness, PayloadCtx};
+use crate::vocab::text::quote;
+use crate::vocab::CanonicalEvent as E;
+use crate::vocab::{
+    Answer, Decision, Dialect, EventSpec, MatcherStyle, Order, RunOutcome, Scope, Severity, ToolResult, BLOCKED_BY_HOOK,
+};
+use serde_json::{Map, Value};
+use std::path::Path;
+
+pub struct Copilot;
+
+const fn ev(name: &'static str, e: E) -> EventSpec {
+    EventSpec::plain(name, e)
+}
+
+const fn tool(name: &'static str, e: E, r: ToolResult) -> EventSpec {
+    EventSpec::tool(name, e, r)
+}
+
+pub static EVENTS: [EventSpec; 24] = [
+    ev("sessionStart", E::SessionStart),
+    ev("sessionEnd", E::SessionEnd),
+    ev("userPromptSubmitted", E::PromptSubmit),
+    tool("preToolUse", E::ToolBefore, ToolResult::Either),
+    tool("postToolUse", E::ToolAfter, ToolResult::Success),
+    tool("postToolUseFailure", E::ToolAfter, ToolResult::Failure),
+    tool("permissionRequest", E::PermissionRequest, ToolResult::Either),
+    ev("notification", E::Notice).with_matcher(),
+    ev("preCompact", E::CompactBefore).with_matcher(),
+    ev("subagentStart", E::SubagentStart).with_matcher(),
+    ev("subagentStop", E::SubagentEnd),
+    ev("agentStop", E::TurnStop),
+    ev("errorOccurred", E::TurnFail),
+    // The VS Code compatible spellings.
+    tool("PreToolUse", E::ToolBefore, ToolResult::Either),
+    tool("PostToolUse", E::ToolAfter, ToolResult::Success),
+    tool("PostToolUseFailure", E::ToolAfter, ToolResult::Failure),
+    tool("PermissionRequest", E::PermissionRequest, ToolResult::Either),
+    ev("SessionStart", E::SessionStart),
+    ev("SessionEnd", E::SessionEnd),
+    ev("UserPromptSubmit", E::PromptSubmit),
+    ev("Stop", E::TurnStop),
+    ev("SubagentStop", E::SubagentEnd),
+    ev("PreCompact", E::CompactBefore),
+    ev("ErrorOccurred", E::TurnFail),
+];
+
+impl Harness for Copilot {
+    fn dialect(&self) -> Dialect {
+        Dialect::Copilot
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    fn matcher_style(&self) -> MatcherStyle {
+        MatcherStyle::Anchored
+    }
+
+    fn files(&self, r: Roots) -> Vec<Candidate> {
+        let json_files =
+            |d: std::path::PathBuf| sorted_dir(&d).into_iter().filter(|p| p.extension().is_some_and(|e| e == "json"));
+        let mut v: Vec<Candidate> = json_files(r.home.join(".copilot/hooks"))
+            .map(|p| Candidate::of(p, Dialect::Copilot, Scope::Global))
+            .collect();
+        v.extend(json_files(r.cwd.join(".github/hooks")).map(|p| Candidate::of(p, Dialect::Copilot, Scope::Project)));
+        v
+    }
+
+    fn owns_path(&self, path: &Path) -> bool {
+        matches!(crate::harness::registry::path_parts(path), (_, "hooks", ".github" | ".copilot"))
+    }
+
+    fn owns_event_names(&self, keys: &[&str]) -> bool {
+        keys.iter().any(|k| crate::harness::claude::events::is_own_name(k, &EVENTS))
+    }
+
+    fn file_kind(&self, _path: &Path) -> &'static str {
+        "Copilot hooks file"
+    }
+
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        let n = parse(ctx, root, sink);
+        if n == 0 && !root.contains_key("hooks") {
+            sink.file_diag(ctx, Severity::Error, None, "config has no \"hooks\" object".into());
+        }
+        n
+    }
+
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        let claude_shaped = shaped(ctx, Base { permission_mode: true, ..Default::default() });
+        input(claude_shaped, ctx.spelling, crate::vocab::text::epoch_ms_now())
+    }
+
+    fn read_answer(&self, a: &Answer, event: E, out: &mut RunOutcome) {
+        crate::harness::claude::answer::read(a, event, out);
+        read(a.top, out);
+    }
+
+    fn exit_rule(&self, code: Option<i32>, event: E, stdout: &str, stderr: &str, out: &mut RunOutcome) {
+        exit_rule(code, event, stdout, stderr, out);
+    }
+
+    fn json_only(&self) -> bool {
+        true
+    }
+
+    fn names_tools(&self) -> bool {
+        true
+    }
+
+    /// A file's `disableAllHooks` speaks for that file only.
+    fn switches_all(&self) -> bool {
+        false
+    }
+}
+
+/// Default timeout of a Copilot hook, in seconds.
+pub const DEFAULT_TIMEOUT: f64 = 30.0;
+
+/// Whether the event name asks for the VS Code (snake_case) stdin shape.
+pub fn vscode_shape(spelling: &str) -> bool {
+    spelling.starts_with(|c: char| c.is_ascii_uppercase())
+}
+
+fn camel(k: &str) -> String {
+    let mut out = String::with_capacity(k.len());
+    let mut up = false;
+    for c in k.chars() {
+        if c == '_' {
+            up = true;
+        } else if up {
+            out.push(c.to_ascii_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Copilot's camelCase stdin, built from the Claude-shaped input: `sessionId`, `timestamp` in
+/// epoch milliseconds, `toolName` (Copilot's spelling), `toolArgs`, `toolResult`.
+pub fn input(claude_shaped: Map<String, Value>, spelling: &str, ts_ms: i64) -> Map<String, Value> {
+    let mut m = Map::new();
+    if vscode_shape(spelling) {
+        m = claude_shaped;
+        m.remove("permission_mode");
+        m.insert("timestamp".into(), Value::String(crate::vocab::text::iso_now()));
+        return m;
+    }
+    for (k, v) in claude_shaped {
+        let key = match k.as_str() {
+            "tool_input" => "toolArgs".to_owned(),
+            "tool_response" => "toolResult".to_owned(),
+            "hook_event_name" | "permission_mode" => continue,
+            "stop_hook_active" => k,
+            _ => camel(&k),
+        };
+        m.insert(key, v);
+    }
+    m.insert("timestamp".into(), Value::from(ts_ms));
+    crate::harness::tools::rename_in(&mut m, Dialect::Copilot, "toolName");
+    m
+}
+
+/// Copilot's answer fields beyond Claude's.
+pub fn read(obj: &Map<String, Value>, out: &mut RunOutcome) {
+    let text = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_owned);
+    if let Some(d) = obj.get("permissionDecision").and_then(Value::as_str).and_then(Decision::from_word) {
+        out.decision = Some(d);
+    }
+    if let Some(r) = text("permissionDecisionReason") {
+        out.reason = Some(r);
+    }
+    if obj.get("behavior").and_then(Value::as_str) == Some("allow") {
+        out.decision = Some(Decision::Allow);
+    }
+    if obj.get("decision").and_then(Value::as_str) == Some("allow") {
+        out.decision = Some(Decision::Allow);
+    }
+    if let Some(u) = obj.get("modifiedArgs").filter(|u| u.is_object()) {
+        out.update_input = Some(u.clone());
+    }
+    if let Some(r) = obj.get("modifiedResult").filter(|r| r.is_object()) {
+        out.fields.updated_tool_output = Some(r.clone());
+    }
+}
+
+/// The default Copilot reason for a `preToolUse` hook that failed.
+pub const HOOK_ERRORED: &str = "Denied by preToolUse hook (hook errored)";
+
+/// Copilot's exit codes: 2 warns, except on `preToolUse` and `permissionRequest` (deny) and
+/// `postToolUseFailure` (stdout becomes context); any other failure of a `preToolUse` hook
+/// denies (fail-closed; timeouts are not exits and stay fail-open).
+pub fn exit_rule(code: Option<i32>, event: E, stdout: &str, stderr: &str, out: &mut RunOutcome) {
+    match (code, event) {
+        (Some(0), _) => {}
+        (Some(2), E::ToolBefore) => {
+            out.decision = Some(Decision::Deny);
+            if out.reason.is_none() {
+                out.reason = Some(if stderr.is_empty() { BLOCKED_BY_HOOK.to_owned() } else { stderr.to_owned() });
+            }
+        }
+        (_, E::ToolBefore) => {
+            out.decision = Some(Decision::Deny);
+            out.reason = Some(HOOK_ERRORED.to_owned());
+        }
+        (Some(2), E::PermissionRequest) => {
+            if let Ok(Value::Object(o)) = serde_json::from_str::<Value>(stdout) {
+                read(&o, out);
+                if let Some(m) = o.get("message").and_then(Value::as_str) {
+                    out.reason = Some(m.to_owned());
+                }
+            }
+            out.decision = Some(Decision::Deny);
+            // Copilot ignores stderr here; without a `message` the deny still says why.
+            if out.reason.is_none() {
+                out.reason = Some(BLOCKED_BY_HOOK.to_owned());
+            }
+        }
+        (Some(2), E::ToolAfter) if !stdout.is_empty() => {
+            out.decision = None;
+            out.reason = None;
+            out.contexts.push(stdout.to_owned());
+        }
+        (Some(2), _) => {
+            out.decision = None;
+            out.reason = None;
+            tracing::warn!("copilot hook exited 2 on {}: a warning in Copilot: {stderr}", event.as_str());
+        }
+        _ => {}
+    }
+}
+
+/// Parses a Copilot file; returns the number of hooks accepted.
+fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+    let Some(Value::Object(map)) = root.get("hooks") else { return 0 };
+    if root.get("disableAllHooks") == Some(&Value::Bool(true)) {
+        return 0;
+    }
+    entry::each_entry(ctx, map, sink, |spec, e, i, sink| {
+        let Some(handler) = handler(e, sink) else { return false };
+        let Some((matcher_text, matcher)) = e.matcher(sink, spec.canonical, None) else { return false };
+        let mut h = entry::hook(ctx, e.event, (spec.canonical, spec.result), &i.to_string(), handler);
+        h.matcher_text = matcher_text;
+        h.matcher = matcher;
+        let alias = e.timeout(sink, "timeout", Unit::Seconds, Some(DEFAULT_TIMEOUT));
+        h.timeout = e.timeout(sink, "timeoutSec", Unit::Seconds, alias);
+        h.harness.order = Order::Sequential;
+        h.harness.cwd = e.string(sink, "cwd");
+        sink.hooks.push(h);
+        true
+    })
+}
+
+fn handler(e: &Entry, sink: &mut LoadSink) -> Option<HandlerSpec> {
+    match e.obj.get("type").and_then(Value::as_str).unwrap_or("command") {
+        "command" if e.obj.contains_key("exec") => {
+            let exec = e.command(sink, &["exec"])?;
+            let args = match e.obj.get("args") {
+                None | Some(Value::Null) => Vec::new(),
+                Some(Value::Array(a)) if a.iter().all(Value::is_string) => {
+                    a.iter().filter_map(Value::as_str).map(|s| e.ctx.subst.apply(s)).collect()
+                }
+                Some(_) => {
+                    e.diag(sink, Severity::Error, "args must be an array of strings");
+                    return None;
+                }
+            };
+            Some(HandlerSpec::Shell { command: exec, args: Some(args), env: entry::env_map(e, sink) })
+        }
+        "command" => Some(entry::shell(e.command(sink, &["bash", "command"])?, entry::env_map(e, sink))),
+        "http" => {
+            let url = e.command(sink, &["url"])?;
+            let headers = match e.obj.get("headers").and_then(Value::as_object) {
+                Some(m) => m.iter().filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_owned()))).collect(),
+                None => Vec::new(),
+            };
+            let allowed_env_vars = match e.obj.get("allowedEnvVars").and_then(Value::as_array) {
+                Some(a) => a.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+                None => Vec::new(),
+            };
+            Some(HandlerSpec::Http { url, headers, allowed_env_vars })
+        }
+        other => {
+            e.diag(sink, Severity::Error, &format!("unknown hook type {}", quote(other)));
+            None
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! Cursor: `hooks.json` (system, user, project; docs/harnesses/cursor.md): camelCase events,
+//! several of them for one class of tool (`beforeShellExecution`), stdin with
+//! `conversation_id`/`generation_id`/`workspace_roots`, answers with `permission`,
+//! `user_message`, `agent_message` and `followup_message`, and a `loop_limit` on follow-ups.
+
+use crate::config::entry::{self, LoadSink, Unit};
+use crate::config::{Candidate, FileCtx, Hook, Roots};
+use crate::harness::{Harness, PayloadCtx};
+use crate::vocab::CanonicalEvent as E;
+use crate::vocab::{
+    Answer, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, Severity, ToolClass, ToolResult,
+    BLOCKED_BY_HOOK,
+};
+use serde_json::{json, Map, Value};
+use std::path::Path;
+
+pub struct Cursor;
+
+pub static EVENTS: [EventSpec; 18] = [
+    EventSpec::class("beforeShellExecution", E::ToolBefore, ToolClass::Shell),
+    EventSpec::class("afterShellExecution", E::ToolAfter, ToolClass::Shell),
+    EventSpec::class("beforeMCPExecution", E::ToolBefore, ToolClass::Mcp),
+    EventSpec::class("afterMCPExecution", E::ToolAfter, ToolClass::Mcp),
+    EventSpec::class("beforeReadFile", E::ToolBefore, ToolClass::Read),
+    EventSpec::class("afterFileEdit", E::ToolAfter, ToolClass::Write),
+    EventSpec::plain("beforeSubmitPrompt", E::PromptSubmit),
+    EventSpec::plain("stop", E::TurnStop),
+    EventSpec::plain("sessionStart", E::SessionStart),
+    EventSpec::plain("sessionEnd", E::SessionEnd),
+    EventSpec::tool("preToolUse", E::ToolBefore, ToolResult::Either),
+    EventSpec::tool("postToolUse", E::ToolAfter, ToolResult::Success),
+    EventSpec::tool("postToolUseFailure", E::ToolAfter, ToolResult::Failure),
+    EventSpec::plain("subagentStart", E::SubagentStart),
+    EventSpec::plain("subagentStop", E::SubagentEnd),
+    EventSpec::plain("preCompact", E::CompactBefore),
+    EventSpec::plain("afterAgentResponse", E::AgentResponse),
+    EventSpec::plain("afterAgentThought", E::AgentThought),
+];
+
+/// Default `loop_limit` of a stop hook's follow-ups.
+pub const DEFAULT_LOOP_LIMIT: u32 = 5;
+
+impl Harness for Cursor {
+    fn dialect(&self) -> Dialect {
+        Dialect::Cursor
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    fn matcher_style(&self) -> MatcherStyle {
+        MatcherStyle::LiteralOrRegex
+    }
+
+    fn files(&self, r: Roots) -> Vec<Candidate> {
+        vec![
+            Candidate::of(r.system.join("cursor/hooks.json"), Dialect::Cursor, Scope::System),
+            Candidate::of(r.home.join(".cursor/hooks.json"), Dialect::Cursor, Scope::Global),
+            Candidate::of(r.cwd.join(".cursor/hooks.json"), Dialect::Cursor, Scope::Project),
+        ]
+    }
+
+    fn owns_path(&self, path: &Path) -> bool {
+        matches!(crate::harness::registry::path_parts(path).1, ".cursor" | "cursor")
+    }
+
+    fn owns_event_names(&self, keys: &[&str]) -> bool {
+        keys.iter().any(|k| crate::harness::claude::events::is_own_name(k, &EVENTS))
+    }
+
+    fn file_kind(&self, _path: &Path) -> &'static str {
+        "Cursor hooks.json"
+    }
+
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        let n = parse(ctx, root, sink);
+        if n == 0 && !root.contains_key("hooks") {
+            sink.file_diag(ctx, Severity::Error, None, "config has no \"hooks\" object".into());
+        }
+        n
+    }
+
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        input(ctx)
+    }
+
+    fn read_answer(&self, a: &Answer, event: E, out: &mut RunOutcome) {
+        crate::harness::claude::answer::read(a, event, out);
+        read(a.top, event, out);
+    }
+
+    fn json_only(&self) -> bool {
+        true
+    }
+
+    /// A `followup_message` beyond the hook's `loop_limit` continues nothing.
+    fn settle(&self, hook: &Hook, out: &mut RunOutcome, loop_count: u32) {
+        if matches!(hook.canonical, E::TurnStop | E::SubagentEnd)
+            && out.decision == Some(Decision::Deny)
+            && hook.harness.loop_limit.is_some_and(|n| loop_count >= n)
+        {
+            tracing::warn!(hook = %hook.id, "followup_message after {loop_count} follow-ups (loop_limit); the agent stops");
+            out.decision = None;
+            out.reason = None;
+        }
+    }
+
+    fn names_tools(&self) -> bool {
+        true
+    }
+}
+
+fn s(v: &str) -> Value {
+    Value::String(v.to_owned())
+}
+
+/// Cursor's stdin: its own id fields, then the fields of the event's tool class taken from
+/// `tool_input`, then whatever the host sent (a Cursor host's own fields win).
+pub fn input(ctx: &PayloadCtx) -> Map<String, Value> {
+    let (host, spelling, cwd) = (ctx.host, ctx.spelling, ctx.cwd);
+    let mut m = Map::new();
+    let get = |k: &str| host.get(k).cloned();
+    m.insert("conversation_id".into(), get("session_id").unwrap_or_else(|| s("")));
+    m.insert("generation_id".into(), ctx.turn_id.map(s).unwrap_or_else(|| s("")));
+    m.insert("hook_event_name".into(), s(spelling));
+    m.insert("workspace_roots".into(), json!([cwd]));
+    m.insert("cwd".into(), s(cwd));
+    if let Some(model) = ctx.model {
+        m.insert("model".into(), s(model));
+    }
+    let input = host.get("tool_input").and_then(Value::as_object);
+    let field = |k: &str| input.and_then(|i| i.get(k)).cloned();
+    match EVENTS.iter().find(|e| e.name == spelling).and_then(|e| e.class) {
+        Some(ToolClass::Shell) => {
+            m.insert("command".into(), field("command").unwrap_or_else(|| s("")));
+            if let Some(o) = host.get("tool_response") {
+                m.insert("output".into(), o.clone());
+            }
+        }
+        Some(ToolClass::Read) | Some(ToolClass::Write) => {
+            m.insert("file_path".into(), field("file_path").unwrap_or_else(|| s("")));
+            if let (Some(old), Some(new)) = (field("old_string"), field("new_string")) {
+                m.insert("edits".into(), json!([{"old_string": old, "new_string": new}]));
+            }
+        }
+        Some(ToolClass::Mcp) | None => {}
+    }
+    if spelling == "beforeSubmitPrompt" {
+        m.insert("prompt".into(), get("prompt").unwrap_or_else(|| s("")));
+    }
+    m.extend(
+        host.iter().filter(|(k, _)| *k != "session_id" && *k != "hook_event_name").map(|(k, v)| (k.clone(), v.clone())),
+    );
+    crate::harness::tools::rename_in(&mut m, Dialect::Cursor, "tool_name");
+    if matches!(ctx.canonical, E::TurnStop | E::SubagentEnd) {
+        m.entry("loop_count").or_insert(Value::from(ctx.loop_count));
+    }
+    m
+}
+
+/// Cursor's answer fields.
+fn read(obj: &Map<String, Value>, event: E, out: &mut RunOutcome) {
+    let text = |k: &str| obj.get(k).and_then(Value::as_str).filter(|t| !t.is_empty()).map(str::to_owned);
+    if let Some(d) = obj.get("permission").and_then(Value::as_str).and_then(Decision::from_word) {
+        out.decision = Some(d);
+    }
+    if let Some(m) = text("user_message") {
+        out.messages.push(m);
+    }
+    if let Some(a) = text("agent_message").or_else(|| text("user_message")) {
+        if out.decision == Some(Decision::Deny) && out.reason.is_none() {
+            out.reason = Some(a);
+        }
+    }
+    if let Some(u) = obj.get("updated_input").filter(|u| u.is_object()) {
+        out.update_input = Some(u.clone());
+    }
+    if let Some(c) = text("additional_context") {
+        out.contexts.push(c);
+    }
+    // beforeSubmitPrompt: `continue: false` keeps the prompt from being sent.
+    if event == E::PromptSubmit && obj.get("continue") == Some(&Value::Bool(false)) {
+        out.stop = false;
+        out.stop_reason = None;
+        out.decision = Some(Decision::Deny);
+        out.reason = text("user_message").or_else(|| Some(BLOCKED_BY_HOOK.to_owned()));
+    }
+    // stop / subagentStop: a follow-up message continues the agent, like a blocked Stop.
+    if matches!(event, E::TurnStop | E::SubagentEnd) {
+        if let Some(f) = text("followup_message") {
+            out.decision = Some(Decision::Deny);
+            out.reason = Some(f);
+        }
+    }
+}
+
+/// Parses a Cursor file; returns the number of hooks accepted.
+fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+    let Some(Value::Object(map)) = root.get("hooks") else { return 0 };
+    entry::each_entry(ctx, map, sink, |spec, e, i, sink| {
+        if e.obj.get("type").is_some_and(|t| t != "command") {
+            e.diag(sink, Severity::Error, "only type \"command\" hooks are run by hookrt");
+            return false;
+        }
+        let Some(command) = e.command(sink, &["command"]) else { return false };
+        let Some((matcher_text, matcher)) = e.matcher(sink, spec.canonical, None) else { return false };
+        let mut h =
+            entry::hook(ctx, e.event, (spec.canonical, spec.result), &i.to_string(), entry::shell(command, Vec::new()));
+        h.matcher_text = matcher_text;
+        h.matcher = matcher;
+        h.timeout = e.timeout(sink, "timeout", Unit::Seconds, None);
+        h.fail_closed = e.flag(sink, "failClosed");
+        h.harness.class = spec.class;
+        h.harness.loop_limit = match e.obj.get("loop_limit") {
+            None => Some(DEFAULT_LOOP_LIMIT),
+            Some(Value::Null) => None,
+            Some(v) => match v.as_u64() {
+                Some(n) => Some(u32::try_from(n).unwrap_or(u32::MAX)),
+                None => {
+                    e.diag(sink, Severity::Error, "loop_limit must be a whole number or null");
+                    Some(DEFAULT_LOOP_LIMIT)
+                }
+            },
+        };
+        sink.hooks.push(h);
+        true
+    })
+}

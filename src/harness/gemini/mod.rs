@@ -1,0 +1,144 @@
+//! Gemini CLI: `settings.json` (system, user, project) and extensions' `hooks/hooks.json`
+//! (docs/harnesses/gemini.md). PascalCase events of its own, tool names such as
+//! `run_shell_command`, timeouts in milliseconds, `decision` allow/deny/block answers,
+//! `hookSpecificOutput.tool_input` that merges into the tool's arguments, `sequential` groups,
+//! and `trusted_hooks.json` for project hooks.
+
+mod config;
+mod trust;
+
+use crate::config::candidate::sorted_dir;
+use crate::config::{Candidate, FileCtx, Hook, LoadSink, Roots};
+use crate::harness::claude::input::{shaped, Base};
+use crate::harness::{Consent, Harness, PayloadCtx};
+use crate::vocab::CanonicalEvent as E;
+use crate::vocab::{
+    Answer, CanonicalEvent, Decision, Diagnostic, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult,
+};
+use serde_json::{Map, Value};
+use std::path::Path;
+
+pub struct Gemini;
+
+pub static EVENTS: [EventSpec; 11] = [
+    EventSpec::tool("BeforeTool", E::ToolBefore, ToolResult::Either),
+    EventSpec::tool("AfterTool", E::ToolAfter, ToolResult::Either),
+    EventSpec::plain("BeforeAgent", E::PromptSubmit),
+    EventSpec::plain("AfterAgent", E::TurnStop),
+    EventSpec::plain("BeforeModel", E::ModelBefore),
+    EventSpec::plain("AfterModel", E::ModelAfter),
+    EventSpec::plain("BeforeToolSelection", E::ToolSelect),
+    EventSpec::plain("SessionStart", E::SessionStart),
+    EventSpec::plain("SessionEnd", E::SessionEnd),
+    EventSpec::plain("Notification", E::Notice),
+    EventSpec::plain("PreCompress", E::CompactBefore),
+];
+
+/// Default timeout of a Gemini hook, in milliseconds.
+pub const DEFAULT_TIMEOUT_MS: f64 = 60_000.0;
+
+impl Harness for Gemini {
+    fn dialect(&self) -> Dialect {
+        Dialect::Gemini
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    fn matcher_style(&self) -> MatcherStyle {
+        MatcherStyle::Regex
+    }
+
+    fn files(&self, r: Roots) -> Vec<Candidate> {
+        let mut v = vec![
+            Candidate::of(r.system.join("gemini-cli/settings.json"), Dialect::Gemini, Scope::System),
+            Candidate::of(r.home.join(".gemini/settings.json"), Dialect::Gemini, Scope::Global),
+            Candidate::of(r.cwd.join(".gemini/settings.json"), Dialect::Gemini, Scope::Project),
+        ];
+        v.extend(sorted_dir(&r.home.join(".gemini/extensions")).into_iter().map(|dir| Candidate {
+            vars: vec![("extensionPath".into(), dir.display().to_string())],
+            ..Candidate::of(dir.join("hooks/hooks.json"), Dialect::Gemini, Scope::Global)
+        }));
+        v
+    }
+
+    fn owns_path(&self, path: &Path) -> bool {
+        crate::harness::registry::path_parts(path).1 == ".gemini"
+    }
+
+    fn owns_event_names(&self, keys: &[&str]) -> bool {
+        keys.iter().any(|k| crate::harness::claude::events::is_own_name(k, &EVENTS))
+    }
+
+    fn file_kind(&self, _path: &Path) -> &'static str {
+        "Gemini CLI settings"
+    }
+
+    fn dedicated(&self, _path: &Path) -> bool {
+        false
+    }
+
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        config::parse(ctx, root, sink)
+    }
+
+    /// Claude's base fields plus `timestamp`, the tool named as Gemini names it.
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        let mut m = shaped(ctx, Base { permission_mode: true, ..Default::default() });
+        m.insert("timestamp".into(), Value::String(ctx.ts.to_owned()));
+        m.remove("permission_mode");
+        crate::harness::tools::rename_in(&mut m, Dialect::Gemini, "tool_name");
+        m
+    }
+
+    /// Beyond Claude's fields: `decision` allow/deny/ask and `hookSpecificOutput.tool_input`.
+    fn read_answer(&self, a: &Answer, event: CanonicalEvent, out: &mut RunOutcome) {
+        crate::harness::claude::answer::read(a, event, out);
+        if let Some(d) = a.top.get("decision").and_then(Value::as_str).and_then(Decision::from_word) {
+            out.decision = Some(d);
+        }
+        let tool_input = a.top.get("hookSpecificOutput").and_then(|h| h.get("tool_input"));
+        if let Some(u) = tool_input.filter(|u| u.is_object()) {
+            out.update_input = Some(u.clone());
+        }
+    }
+
+    /// Stdout that is not JSON is a message for the user.
+    fn plain_stdout(&self, stdout: &str, out: &mut RunOutcome) {
+        out.messages.push(stdout.to_owned());
+    }
+
+    /// `tool_input` answers merge with and override the arguments they were given.
+    fn update_input(&self, original: Option<&Value>, update: Value) -> Value {
+        merge_input(original, update)
+    }
+
+    fn env(&self, project_dir: &str) -> Vec<(String, String)> {
+        vec![("GEMINI_PROJECT_DIR".into(), project_dir.to_owned())]
+    }
+
+    fn names_tools(&self) -> bool {
+        true
+    }
+
+    fn consent(&self) -> Consent {
+        Consent::Own
+    }
+
+    fn keep_trusted(&self, hooks: &mut Vec<Hook>, first: usize, roots: Roots, diags: &mut Vec<Diagnostic>) {
+        trust::keep_trusted(hooks, first, roots, diags);
+    }
+}
+
+/// `tool_input` answers merge with and override the arguments they were given.
+pub fn merge_input(original: Option<&Value>, update: Value) -> Value {
+    match (original, update) {
+        (Some(Value::Object(o)), Value::Object(u)) => {
+            let mut m = o.clone();
+            m.extend(u);
+            Value::Object(m)
+        }
+        (_, u) => u,
+    }
+}

@@ -1,0 +1,152 @@
+//! Reading the `hooks:` block of a Hermes `config.yaml`: shell hooks (one flat entry per hook,
+//! the command split shell-style, no shell) and `hooks.outbound` targets.
+
+use crate::config::entry::hook;
+use crate::config::matcher::{event_matcher, matcher_field};
+use crate::config::{FileCtx, HandlerSpec, Hook, LoadSink, OutboundTarget};
+use crate::vocab::text::{did_you_mean, quote};
+use crate::vocab::{EventSpec, Severity};
+use serde_json::{Map, Value};
+
+/// Hermes' default and largest shell-hook timeouts, in seconds.
+pub const DEFAULT_TIMEOUT: f64 = 60.0;
+pub const MAX_TIMEOUT: f64 = 300.0;
+
+/// Parses the `hooks` mapping; returns the number of hooks accepted.
+pub fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+    let Some(block) = root.get("hooks") else { return 0 };
+    let Some(map) = block.as_object() else {
+        if !block.is_null() {
+            sink.file_diag(ctx, Severity::Error, None, "hooks: must be a mapping of event names".into());
+        }
+        return 0;
+    };
+    sink.auto_accept = root.get("hooks_auto_accept") == Some(&Value::Bool(true));
+    let mut count = 0;
+    for (event, value) in map {
+        if event == "outbound" {
+            parse_outbound(ctx, value, sink);
+            continue;
+        }
+        let Some(spec) = ctx.event(event) else {
+            let hint = did_you_mean(event, &ctx.event_names());
+            sink.file_diag(ctx, Severity::Warning, None, format!("unknown event {} (ignored){hint}", quote(event)));
+            continue;
+        };
+        let Some(list) = value.as_array() else {
+            sink.file_diag(ctx, Severity::Error, Some(event), format!("hooks[{event}]: must be a list of hooks"));
+            continue;
+        };
+        for (i, entry) in list.iter().enumerate() {
+            if let Some(h) = parse_hook(ctx, spec, i, entry, sink) {
+                sink.hooks.push(h);
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+/// One entry of an event's list; `None` (with a diagnostic) drops it.
+fn parse_hook(ctx: &FileCtx, spec: EventSpec, i: usize, entry: &Value, sink: &mut LoadSink) -> Option<Hook> {
+    let event = spec.name;
+    let mut diag =
+        |sev, m: String| sink.diagnostics.push(ctx.diag(sev, Some(event), format!("hooks[{event}][{i}]: {m}")));
+    let Some(o) = entry.as_object() else {
+        diag(Severity::Error, "entry is not a mapping".into());
+        return None;
+    };
+    let Some(command) = o.get("command").and_then(Value::as_str).filter(|c| !c.trim().is_empty()) else {
+        diag(Severity::Warning, "missing command (skipped)".into());
+        return None;
+    };
+    let Some(mut argv) = shlex::split(command).filter(|a| !a.is_empty()) else {
+        diag(Severity::Error, "command cannot be split into words (unbalanced quotes?)".into());
+        return None;
+    };
+    let home = ctx.home;
+    argv.iter_mut().for_each(|a| *a = expand_home(a, home));
+    let mut text = matcher_field(o).map_err(|e| diag(Severity::Error, e.to_string())).ok()?;
+    let matcher = match event_matcher(&mut text, spec.matcher, ctx.style) {
+        Ok((m, dropped)) => {
+            if dropped {
+                diag(
+                    Severity::Warning,
+                    format!("matcher has no effect on {event} (only pre_tool_call and post_tool_call use it)"),
+                );
+            }
+            m
+        }
+        Err(e) => {
+            diag(Severity::Error, e.to_string());
+            return None;
+        }
+    };
+    let timeout = timeout(o, &mut diag);
+    let program = argv.remove(0);
+    let handler = HandlerSpec::Shell { command: program, args: Some(argv), env: Vec::new() };
+    let mut h = hook(ctx, event, (spec.canonical, spec.result), &format!("{i}:0"), handler);
+    h.env = Vec::new();
+    h.origin = Default::default();
+    h.matcher_text = text;
+    h.matcher = matcher;
+    h.timeout = Some(timeout);
+    h.harness.written = Some(command.to_owned());
+    Some(h)
+}
+
+/// `timeout` in seconds: 60 by default, capped at 300.
+fn timeout(o: &Map<String, Value>, diag: &mut impl FnMut(Severity, String)) -> f64 {
+    match o.get("timeout") {
+        None | Some(Value::Null) => DEFAULT_TIMEOUT,
+        Some(v) => match v.as_f64() {
+            Some(t) if t > MAX_TIMEOUT => {
+                diag(Severity::Warning, format!("timeout {t} is over {MAX_TIMEOUT}s; capped"));
+                MAX_TIMEOUT
+            }
+            Some(t) if t > 0.0 => t,
+            _ => {
+                diag(Severity::Error, "timeout must be a positive number of seconds".into());
+                DEFAULT_TIMEOUT
+            }
+        },
+    }
+}
+
+fn expand_home(s: &str, home: &std::path::Path) -> String {
+    match s.strip_prefix("~/") {
+        Some(rest) => home.join(rest).display().to_string(),
+        None if s == "~" => home.display().to_string(),
+        None => s.to_owned(),
+    }
+}
+
+fn parse_outbound(ctx: &FileCtx, value: &Value, sink: &mut LoadSink) {
+    let Some(list) = value.as_array() else {
+        sink.file_diag(ctx, Severity::Error, None, "hooks[outbound]: must be a list of targets".into());
+        return;
+    };
+    for (i, t) in list.iter().enumerate() {
+        let at = format!("hooks[outbound][{i}]");
+        let Some(o) = t.as_object() else {
+            sink.file_diag(ctx, Severity::Error, None, format!("{at}: entry is not a mapping"));
+            continue;
+        };
+        let Some(url) = o.get("url").and_then(Value::as_str).filter(|u| !u.trim().is_empty()) else {
+            sink.file_diag(ctx, Severity::Error, None, format!("{at}: missing url"));
+            continue;
+        };
+        let mut events = Vec::new();
+        for e in o.get("events").and_then(Value::as_array).into_iter().flatten() {
+            match e.as_str().and_then(|n| ctx.event(n).map(|s| (s.canonical, n.to_owned()))) {
+                Some(pair) => events.push(pair),
+                None => sink.file_diag(ctx, Severity::Warning, None, format!("{at}: unknown event {e} (ignored)")),
+            }
+        }
+        if events.is_empty() {
+            sink.file_diag(ctx, Severity::Warning, None, format!("{at}: no known events; it will never be called"));
+        }
+        let secret_env = o.get("secret_env").and_then(Value::as_str).map(str::to_owned);
+        sink.outbound.push(OutboundTarget { dialect: ctx.dialect, url: url.trim().to_owned(), events, secret_env });
+    }
+}

@@ -1,0 +1,89 @@
+//! hookrt's own file (and the hooks-adapter one it replaces): `{"version": 1, "events": {…}}`
+//! with canonical event names, every handler type and alias (docs/harnesses/native.md). Hooks
+//! read an envelope `{event, ts, …}`.
+
+use crate::config::{Candidate, FileCtx, LoadSink, Roots};
+use crate::harness::claude::groups::GroupRules;
+use crate::harness::claude::input::{fill_base, Base};
+use crate::harness::{Discovery, Harness, PayloadCtx};
+use crate::vocab::{CanonicalEvent, Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
+use serde_json::{Map, Value};
+use std::path::Path;
+
+pub struct Native;
+
+/// Every canonical event, under its canonical name.
+pub static EVENTS: [EventSpec; CanonicalEvent::COUNT] = {
+    let mut all = [EventSpec::named("", CanonicalEvent::SessionStart); CanonicalEvent::COUNT];
+    let mut i = 0;
+    while i < CanonicalEvent::COUNT {
+        let e = CanonicalEvent::ALL[i];
+        all[i] = EventSpec::named(e.as_str(), e);
+        i += 1;
+    }
+    all
+};
+
+const RULES: GroupRules = GroupRules { claude_handlers: false, enabled_flag: true, kind: HandlerKind::from_type };
+
+impl Harness for Native {
+    fn dialect(&self) -> Dialect {
+        Dialect::Native
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    fn matcher_style(&self) -> MatcherStyle {
+        MatcherStyle::LiteralOrRegex
+    }
+
+    fn discovery(&self) -> Discovery {
+        Discovery::Family
+    }
+
+    fn files(&self, r: Roots) -> Vec<Candidate> {
+        vec![
+            Candidate::of(r.home.join(".config/hooks-adapter/hooks.json"), Dialect::Native, Scope::Global),
+            Candidate::of(r.home.join(".config/hookrt/hooks.json"), Dialect::Native, Scope::Global),
+            Candidate::of(r.cwd.join(".dsh-hooks.json"), Dialect::Native, Scope::Project),
+        ]
+    }
+
+    fn owns_path(&self, path: &Path) -> bool {
+        crate::harness::registry::path_parts(path).0 == ".dsh-hooks.json"
+    }
+
+    /// Colon names (`tool:before`) are canonical ones.
+    fn owns_event_names(&self, keys: &[&str]) -> bool {
+        keys.iter().any(|k| k.contains(':'))
+    }
+
+    fn file_kind(&self, _path: &Path) -> &'static str {
+        "hookrt hooks file"
+    }
+
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        crate::harness::claude::parse_member(ctx, RULES, root, true, sink)
+    }
+
+    /// The member holding the events: `events`, or `hooks` in a file that has that instead.
+    fn member(&self, root: &Map<String, Value>) -> &'static str {
+        if root.contains_key("hooks") {
+            "hooks"
+        } else {
+            "events"
+        }
+    }
+
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("event".into(), Value::String(ctx.canonical.as_str().to_owned()));
+        m.insert("ts".into(), Value::String(ctx.ts.to_owned()));
+        fill_base(&mut m, ctx, Base::default());
+        m.extend(ctx.host.iter().map(|(k, v)| (k.clone(), v.clone())));
+        m.insert("hook_event_name".into(), Value::String(ctx.spelling.to_owned()));
+        m
+    }
+}

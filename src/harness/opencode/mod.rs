@@ -1,0 +1,96 @@
+//! opencode: `opencode.json(c)` (user and project) with a `hooks` object of opencode's dotted
+//! event names (docs/harnesses/opencode.md). Claude's group shape and answers; comments and
+//! trailing commas allowed; matchers are regexes.
+
+use crate::config::{Candidate, FileCtx, LoadSink, Roots};
+use crate::harness::claude::groups::GroupRules;
+use crate::harness::claude::input::{shaped, Base};
+use crate::harness::{Discovery, Harness, PayloadCtx};
+use crate::vocab::CanonicalEvent as E;
+use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
+use serde_json::{Map, Value};
+use std::path::Path;
+
+pub struct Opencode;
+
+const fn n(name: &'static str, e: E) -> EventSpec {
+    EventSpec::named(name, e)
+}
+
+pub static EVENTS: [EventSpec; 14] = [
+    n("session.created", E::SessionStart),
+    n("session.deleted", E::SessionEnd),
+    n("chat.message", E::PromptSubmit),
+    n("tool.execute.before", E::ToolBefore),
+    n("tool.execute.after", E::ToolAfter),
+    n("session.idle", E::TurnStop),
+    n("tool.execute.before.subagent", E::SubagentStart),
+    n("tool.execute.after.subagent", E::SubagentEnd),
+    n("notification", E::Notice),
+    n("experimental.session.compacting", E::CompactBefore),
+    n("permission.ask", E::PermissionRequest),
+    n("session.error", E::TurnFail),
+    n("file.watcher.updated", E::FileChange),
+    n("session.compacted", E::CompactAfter),
+];
+
+fn kinds(ty: &str) -> Option<HandlerKind> {
+    matches!(ty, "command" | "http" | "subagent").then(|| HandlerKind::from_type(ty)).flatten()
+}
+
+const RULES: GroupRules = GroupRules { claude_handlers: false, enabled_flag: false, kind: kinds };
+
+impl Harness for Opencode {
+    fn dialect(&self) -> Dialect {
+        Dialect::Opencode
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    fn matcher_style(&self) -> MatcherStyle {
+        MatcherStyle::Regex
+    }
+
+    fn discovery(&self) -> Discovery {
+        Discovery::Family
+    }
+
+    fn files(&self, r: Roots) -> Vec<Candidate> {
+        vec![
+            Candidate::of(r.home.join(".config/opencode/opencode.json"), Dialect::Opencode, Scope::Global),
+            Candidate::of(r.cwd.join("opencode.json"), Dialect::Opencode, Scope::Project),
+            Candidate::of(r.cwd.join("opencode.jsonc"), Dialect::Opencode, Scope::Project),
+        ]
+    }
+
+    fn owns_path(&self, path: &Path) -> bool {
+        crate::harness::registry::path_parts(path).0.starts_with("opencode.json")
+    }
+
+    /// Dotted names (`tool.execute.before`) are opencode's.
+    fn owns_event_names(&self, keys: &[&str]) -> bool {
+        keys.iter().any(|k| k.contains('.'))
+    }
+
+    fn file_kind(&self, _path: &Path) -> &'static str {
+        "opencode config"
+    }
+
+    fn dedicated(&self, _path: &Path) -> bool {
+        false
+    }
+
+    fn comments(&self) -> bool {
+        true
+    }
+
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        crate::harness::claude::parse_member(ctx, RULES, root, false, sink)
+    }
+
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        shaped(ctx, Base { permission_mode: true, ..Default::default() })
+    }
+}

@@ -1,0 +1,237 @@
+//! The list of harnesses, and what needs all of them at once: resolving a dispatched event
+//! name, discovery order, and recognising an explicitly named file.
+
+use super::{Discovery, Harness};
+use crate::config::{Candidate, Roots};
+use crate::vocab::{CanonicalEvent, Dialect, DispatchEvent, Scope, ToolResult};
+use std::path::Path;
+
+/// Every harness, in registry order (the order of [`Dialect::ALL`]).
+pub static HARNESSES: [&dyn Harness; 10] = [
+    &super::claude::Claude,
+    &super::codex::Codex,
+    &super::opencode::Opencode,
+    &super::hermes::Hermes,
+    &super::native::Native,
+    &super::agents::Agents,
+    &super::gemini::Gemini,
+    &super::cursor::Cursor,
+    &super::copilot::Copilot,
+    &super::windsurf::Windsurf,
+];
+
+/// The harness of a dialect.
+pub fn of(d: Dialect) -> &'static dyn Harness {
+    let h = HARNESSES[d as usize];
+    debug_assert_eq!(h.dialect(), d, "the registry is in Dialect::ALL order");
+    h
+}
+
+/// Resolves any name a host may dispatch: canonical, or any harness's spelling. A spelling
+/// means the same in every harness that has it (a registry test checks).
+pub fn resolve_dispatch_name(name: &str) -> Option<DispatchEvent> {
+    if let Some(e) = CanonicalEvent::from_canonical(name) {
+        return Some(DispatchEvent { canonical: e, result: ToolResult::Either, class: None });
+    }
+    HARNESSES.iter().find_map(|h| h.events().iter().find(|e| e.name == name)).map(|e| e.dispatch())
+}
+
+/// Resolves a `hookEventName` from a hook's answer: any dialect's spelling counts.
+pub fn resolve_any_name(name: &str) -> Option<CanonicalEvent> {
+    resolve_dispatch_name(name).map(|d| d.canonical)
+}
+
+/// Every name a host may dispatch, each once: the canonical names, then each harness's.
+pub fn all_dispatch_names() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = CanonicalEvent::ALL.iter().map(|e| e.as_str()).collect();
+    for h in HARNESSES {
+        for e in h.events() {
+            if !v.contains(&e.name) {
+                v.push(e.name);
+            }
+        }
+    }
+    v
+}
+
+/// The event names a dialect's files use.
+pub fn event_names(d: Dialect) -> Vec<&'static str> {
+    of(d).events().iter().map(|e| e.name).collect()
+}
+
+fn scope_rank(s: Scope) -> u8 {
+    match s {
+        Scope::Global => 0,
+        Scope::Project => 1,
+        _ => 2,
+    }
+}
+
+/// The discovery list, in reading order: the family's global, project and local files (each
+/// phase in registry order), then every other harness's own rows.
+pub fn discovery(roots: Roots) -> Vec<Candidate> {
+    use Dialect::*;
+    // Within a phase the family reads `.agents` before the native project file.
+    const ORDER: [Dialect; 10] = [Claude, Codex, Opencode, Hermes, Agents, Native, Gemini, Cursor, Copilot, Windsurf];
+    let mut family: Vec<(u8, Candidate)> = Vec::new();
+    let mut own = Vec::new();
+    for h in ORDER.map(of) {
+        match h.discovery() {
+            Discovery::Family => family.extend(h.files(roots).into_iter().map(|c| (scope_rank(c.scope), c))),
+            Discovery::Own => own.extend(h.files(roots)),
+        }
+    }
+    family.sort_by_key(|(rank, _)| *rank);
+    family.into_iter().map(|(_, c)| c).chain(own).collect()
+}
+
+/// Recognises the dialect of an explicitly named file from where it lives and what it holds
+/// (not from the base name alone: any `hooks.json` may be native, codex or claude).
+pub fn recognise(path: &Path, root: Option<&serde_json::Value>) -> Dialect {
+    use Dialect::*;
+    let obj = root.and_then(|r| r.as_object());
+    if obj.is_some_and(|o| o.get("events").is_some_and(|e| e.is_object())) {
+        return Native;
+    }
+    // Where the file lives, most specific first.
+    for d in [Native, Opencode, Gemini, Cursor, Copilot, Windsurf, Codex, Claude, Hermes, Agents] {
+        if of(d).owns_path(path) {
+            return d;
+        }
+    }
+    let Some(hooks) = obj.and_then(|o| o.get("hooks")).and_then(|h| h.as_object()) else { return Claude };
+    let keys: Vec<&str> = hooks.keys().map(String::as_str).collect();
+    // Content: each harness's own event names, then the separators of native and opencode.
+    for d in [Gemini, Cursor, Copilot, Windsurf, Native, Opencode] {
+        if of(d).owns_event_names(&keys) {
+            return d;
+        }
+    }
+    Claude
+}
+
+/// The parts of a path recognition looks at: base name, parent and grandparent names.
+pub fn path_parts(path: &Path) -> (&str, &str, &str) {
+    fn name(p: Option<&Path>) -> &str {
+        p.and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("")
+    }
+    let parent = path.parent();
+    (name(Some(path)), name(parent), name(parent.and_then(Path::parent)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_spelling_means_the_same_in_every_harness_and_in_dispatch() {
+        for h in HARNESSES {
+            assert_eq!(of(h.dialect()).dialect(), h.dialect());
+            for e in h.events() {
+                let r = resolve_dispatch_name(e.name).unwrap_or_else(|| panic!("{} does not resolve", e.name));
+                assert_eq!(r.canonical, e.canonical, "{} in {:?}", e.name, h.dialect());
+                if e.class.is_some() {
+                    assert_eq!(r.class, e.class, "{}", e.name);
+                }
+            }
+        }
+        let names = all_dispatch_names();
+        let unique: std::collections::HashSet<_> = names.iter().collect();
+        assert_eq!(unique.len(), names.len());
+        assert!(names.contains(&"PermissionRequest") && names.contains(&"Interrupt"));
+        assert_eq!(resolve_any_name("Bogus"), None);
+        assert_eq!(resolve_any_name("pretooluse"), None);
+    }
+
+    #[test]
+    fn after_tool_refinement() {
+        let s = resolve_dispatch_name("PostToolUse").unwrap();
+        let f = resolve_dispatch_name("PostToolUseFailure").unwrap();
+        let e = resolve_dispatch_name("tool.execute.after").unwrap();
+        assert_eq!((s.result, f.result, e.result), (ToolResult::Success, ToolResult::Failure, ToolResult::Either));
+    }
+
+    #[test]
+    fn order_is_global_then_project_then_local() {
+        let l = discovery(Roots { home: Path::new("/h"), cwd: Path::new("/p"), system: Path::new("/etc") });
+        assert_eq!(l.first().unwrap().path, Path::new("/h/.claude/settings.json"));
+        let local = l.iter().position(|c| c.path == Path::new("/p/.claude/settings.local.json")).unwrap();
+        assert!(l[..local].iter().all(|c| c.dialect != Some(Dialect::Gemini)));
+        assert_eq!(l[local].scope, Scope::Local);
+    }
+
+    #[test]
+    fn recognition_looks_at_content_and_location() {
+        let native = json!({"version":1,"events":{}});
+        assert_eq!(recognise(Path::new("/x/hooks.json"), Some(&native)), Dialect::Native);
+        assert_eq!(recognise(Path::new("/x/.codex/hooks.json"), Some(&json!({"hooks":{}}))), Dialect::Codex);
+        assert_eq!(
+            recognise(Path::new("/x/hooks.json"), Some(&json!({"hooks":{"tool.execute.before":[]}}))),
+            Dialect::Opencode
+        );
+        assert_eq!(recognise(Path::new("/x/hooks.json"), Some(&json!({"hooks":{"PreToolUse":[]}}))), Dialect::Claude);
+        assert_eq!(recognise(Path::new("/x/.claude/settings.local.json"), None), Dialect::Claude);
+        assert_eq!(recognise(Path::new("/x/.gemini/settings.json"), None), Dialect::Gemini);
+        assert_eq!(recognise(Path::new("/x/.github/hooks/a.json"), None), Dialect::Copilot);
+        assert_eq!(recognise(Path::new("/x/.windsurf/hooks.json"), None), Dialect::Windsurf);
+        let cursor = json!({"version": 1, "hooks": {"beforeShellExecution": []}});
+        assert_eq!(recognise(Path::new("/x/hooks.json"), Some(&cursor)), Dialect::Cursor);
+        let gemini = json!({"hooks": {"BeforeTool": []}});
+        assert_eq!(recognise(Path::new("/x/hooks.json"), Some(&gemini)), Dialect::Gemini);
+    }
+}
+
+#[cfg(test)]
+mod stdin_tests {
+    use super::of;
+    use crate::harness::PayloadCtx;
+    use crate::vocab::{CanonicalEvent, Dialect};
+    use serde_json::{json, Map, Value};
+
+    fn input(d: Dialect, spelling: &str, host: Value) -> Map<String, Value> {
+        let host = host.as_object().cloned().unwrap_or_default();
+        let ctx = PayloadCtx {
+            host: &host,
+            canonical: CanonicalEvent::ToolBefore,
+            spelling,
+            cwd: "/w",
+            model: Some("m1"),
+            turn_id: None,
+            ts: "T",
+            loop_count: 0,
+        };
+        of(d).input(&ctx)
+    }
+
+    #[test]
+    fn claude_fills_base_fields_and_replaces_event_name() {
+        let m = input(
+            Dialect::Claude,
+            "PreToolUse",
+            json!({"session_id":"s","tool_name":"Bash","hook_event_name":"tool:before"}),
+        );
+        assert_eq!((&m["session_id"], &m["transcript_path"], &m["cwd"]), (&json!("s"), &json!(""), &json!("/w")));
+        assert_eq!((&m["permission_mode"], &m["hook_event_name"]), (&json!("default"), &json!("PreToolUse")));
+        assert!(!m.contains_key("model") && of(Dialect::Claude).stdin_newline());
+    }
+
+    #[test]
+    fn codex_gets_null_transcript_model_and_no_newline() {
+        let m = input(Dialect::Codex, "PreToolUse", json!({}));
+        assert_eq!((&m["transcript_path"], &m["model"]), (&Value::Null, &json!("m1")));
+        assert!(!of(Dialect::Codex).stdin_newline());
+    }
+
+    #[test]
+    fn native_envelope_and_hermes_shape() {
+        let m = input(Dialect::Native, "tool:before", json!({"tool_name":"Bash"}));
+        assert_eq!((&m["event"], &m["ts"], &m["tool_name"]), (&json!("tool:before"), &json!("T"), &json!("Bash")));
+        assert!(!m.contains_key("permission_mode"));
+        let m = input(Dialect::Hermes, "pre_tool_call", json!({"tool_name":"Bash","tool_input":{"c":1},"other":2}));
+        assert_eq!(
+            (&m["hook_event_name"], &m["extra"], &m["cwd"]),
+            (&json!("pre_tool_call"), &json!({"other":2}), &json!("/w"))
+        );
+    }
+}

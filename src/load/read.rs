@@ -1,0 +1,184 @@
+//! Reading the candidate files one by one: each file's text, its root, its harness's parser,
+//! its switches and the approvals its hooks need.
+
+use super::consent::{self, Consent};
+use super::switches::Switches;
+use super::{dedup, HookTable, LoadOptions, Loaded, Source};
+use crate::config::file::{parse_root, read_text, ReadError};
+use crate::config::{Candidate, FileCtx, Hook, LoadSink, OutboundTarget};
+use crate::harness::{self, Consent as Rule};
+use crate::vocab::{Diagnostic, Dialect, Origin, Scope};
+use serde_json::{Map, Value};
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+/// The state of one load.
+pub struct Reader<'a> {
+    opts: &'a LoadOptions,
+    consent: Consent,
+    hooks: Vec<Hook>,
+    listed: Vec<super::ListedHook>,
+    diagnostics: Vec<Diagnostic>,
+    sources: Vec<Source>,
+    outbound: Vec<OutboundTarget>,
+    seen: HashSet<PathBuf>,
+    switches: Switches,
+    /// Extensions the files switched on or off, later files winning, and whether they were
+    /// added to the list yet.
+    extensions: Vec<(Dialect, String, bool)>,
+    extensions_added: bool,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(opts: &'a LoadOptions) -> Self {
+        let consent = Consent {
+            store: super::TrustStore::load(&super::store_path(&opts.home)),
+            scope: opts.require_approval,
+            accept_all: opts.accept_hooks,
+            drop_in: opts.drop_in,
+        };
+        Reader {
+            opts,
+            consent,
+            hooks: Vec::new(),
+            listed: Vec::new(),
+            diagnostics: Vec::new(),
+            sources: Vec::new(),
+            outbound: Vec::new(),
+            seen: HashSet::new(),
+            switches: Switches::default(),
+            extensions: Vec::new(),
+            extensions_added: false,
+        }
+    }
+
+    /// Reads one candidate: skipped when missing or already read (home == cwd reads a file
+    /// once, labelled with its first, global, scope).
+    pub fn file(&mut self, cand: &Candidate) {
+        let real = std::fs::canonicalize(&cand.path).unwrap_or_else(|_| cand.path.clone());
+        if !self.seen.insert(real) {
+            return;
+        }
+        match read_text(&cand.path) {
+            Ok(t) => self.text(cand, &t),
+            Err(ReadError::Missing) => {}
+            Err(e) => self.diagnostics.push(Diagnostic::error(&cand.path, None, e.to_string())),
+        }
+    }
+
+    /// Parses one file's text and gates its hooks.
+    pub fn text(&mut self, cand: &Candidate, text: &str) {
+        let first = self.hooks.len();
+        let (dialect, groups, auto_accept) = self.parse(cand, text);
+        let h = harness::of(dialect);
+        let out = consent::Out { diagnostics: &mut self.diagnostics, listed: &mut self.listed };
+        match h.consent() {
+            Rule::Scoped => consent::gate(cand, first, &mut self.hooks, &self.opts.cwd, &self.consent, out),
+            Rule::EveryHook => consent::gate_every(cand, first, &mut self.hooks, auto_accept, &self.consent, out),
+            Rule::Own => {
+                if cand.scope == Scope::Project && self.opts.require_approval.gates(cand.scope) {
+                    h.keep_trusted(&mut self.hooks, first, self.opts.roots(), &mut self.diagnostics);
+                }
+            }
+        }
+        self.sources.push(Source { file: cand.path.display().to_string(), dialect, scope: cand.scope, groups });
+    }
+
+    /// The root of a file and its harness's reading of it: (dialect, groups, auto-accept).
+    fn parse(&mut self, cand: &Candidate, text: &str) -> (Dialect, usize, bool) {
+        let path = &cand.path;
+        let provisional = cand.dialect.unwrap_or_else(|| harness::recognise(path, None));
+        let root = match parse_root(text, path, harness::of(provisional).comments()) {
+            Ok(v) => v,
+            Err(e) => {
+                let m = if cand.origin == Origin::Plugin {
+                    format!("plugin {}: {e}", plugin_name(cand))
+                } else {
+                    e.to_string()
+                };
+                self.diagnostics.push(Diagnostic::error(path, None, m));
+                return (provisional, 0, false);
+            }
+        };
+        let dialect = cand.dialect.unwrap_or_else(|| harness::recognise(path, Some(&root)));
+        let h = harness::of(dialect);
+        let Some(obj) = root.as_object() else {
+            let m = format!("config root must be a JSON object ({})", h.file_kind(path));
+            self.diagnostics.push(Diagnostic::error(path, None, m));
+            return (dialect, 0, false);
+        };
+        self.switches.read(obj, path, cand.origin == Origin::Managed, h.switches_all());
+        if cand.origin != Origin::Plugin {
+            for (id, on) in h.enabled_extensions(obj) {
+                self.extensions.retain(|(d, i, _)| !(*d == dialect && *i == id));
+                self.extensions.push((dialect, id, on));
+            }
+        }
+        let (groups, auto_accept) = self.run_parser(cand, dialect, obj);
+        (dialect, groups, auto_accept)
+    }
+
+    fn run_parser(&mut self, cand: &Candidate, dialect: Dialect, obj: &Map<String, Value>) -> (usize, bool) {
+        let h = harness::of(dialect);
+        let mut subst = self.opts.subst.clone();
+        subst.vars.extend(cand.vars.iter().cloned());
+        let ctx = FileCtx {
+            path: &cand.path,
+            dialect,
+            events: h.events(),
+            style: h.matcher_style(),
+            member: h.member(obj),
+            subst: &subst,
+            origin: cand.origin,
+            env: &cand.vars,
+            if_rules: self.opts.if_rules,
+            home: &self.opts.home,
+        };
+        let mut sink = LoadSink {
+            hooks: &mut self.hooks,
+            diagnostics: &mut self.diagnostics,
+            outbound: &mut self.outbound,
+            auto_accept: false,
+        };
+        let groups = h.parse(&ctx, obj, &mut sink);
+        (groups, sink.auto_accept)
+    }
+
+    /// The installed extensions the files read switch on, each once, except those the host
+    /// named itself; empty after the first call.
+    pub fn enabled_extensions(&mut self) -> Vec<Candidate> {
+        if std::mem::replace(&mut self.extensions_added, true) {
+            return Vec::new();
+        }
+        let named: Vec<PathBuf> = super::discovery::plugin_files(self.opts).into_iter().map(|c| c.path).collect();
+        self.extensions
+            .iter()
+            .filter(|(_, _, on)| *on)
+            .filter_map(|(d, id, _)| harness::of(*d).extension_file(&self.opts.home, id))
+            .filter(|c| !named.contains(&c.path))
+            .collect()
+    }
+
+    /// De-duplication and the switches, then the table.
+    pub fn finish(mut self) -> Loaded {
+        let mut hooks = dedup(std::mem::take(&mut self.hooks));
+        let off = self.switches.apply(&mut hooks, self.opts.hooks_off, &mut self.diagnostics);
+        let mut table = HookTable::new(hooks, off);
+        table.outbound = self.outbound;
+        Loaded { table, diagnostics: self.diagnostics, sources: self.sources, listed: self.listed }
+    }
+
+    /// The hooks and diagnostics read so far (the fuzz targets' view).
+    pub fn into_parts(self) -> (Vec<Hook>, Vec<Diagnostic>) {
+        (self.hooks, self.diagnostics)
+    }
+}
+
+fn plugin_name(cand: &Candidate) -> String {
+    cand.path
+        .parent()
+        .and_then(|p| p.parent())
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}

@@ -1,0 +1,98 @@
+//! The merged hook table and planning: which hooks run for one dispatch.
+
+use crate::config::{Hook, OutboundTarget};
+use crate::harness::tools;
+use crate::vocab::{CanonicalEvent, DispatchEvent, MatcherStyle};
+use std::sync::Arc;
+
+/// All hooks in configuration order, indexed by canonical event.
+#[derive(Debug, Clone, Default)]
+pub struct HookTable {
+    hooks: Vec<Arc<Hook>>,
+    by_event: Vec<Vec<usize>>,
+    /// `disableAllHooks` or `HOOKS=0`: nothing runs.
+    pub disabled: bool,
+    /// Compare literal matchers (claude, native, .agents) without regard to case, for hosts
+    /// whose tool names are lower-case spellings of Claude's (dsh).
+    pub case_insensitive_literals: bool,
+    /// Notify-only outbound webhooks (Hermes `hooks.outbound`).
+    pub outbound: Vec<OutboundTarget>,
+}
+
+impl HookTable {
+    pub fn new(hooks: Vec<Hook>, disabled: bool) -> Self {
+        let mut by_event: Vec<Vec<usize>> = vec![Vec::new(); CanonicalEvent::COUNT];
+        for (i, h) in hooks.iter().enumerate() {
+            by_event[h.canonical as usize].push(i);
+        }
+        HookTable {
+            hooks: hooks.into_iter().map(Arc::new).collect(),
+            by_event,
+            disabled,
+            case_insensitive_literals: false,
+            outbound: Vec::new(),
+        }
+    }
+
+    /// Every hook, in configuration order (also when disabled).
+    pub fn hooks(&self) -> &[Arc<Hook>] {
+        &self.hooks
+    }
+
+    fn selected<'a>(&'a self, ev: DispatchEvent, subject: Option<&'a str>) -> impl Iterator<Item = &'a Arc<Hook>> + 'a {
+        let idx: &[usize] = match self.by_event.get(ev.canonical as usize) {
+            Some(v) if !self.disabled => v,
+            _ => &[],
+        };
+        // Dispatched as `beforeShellExecution` without a tool name: the tool is the class's.
+        let subject = subject.or_else(|| ev.class.map(tools::class_matcher_name));
+        let class = ev.class.or_else(|| subject.and_then(tools::class_of));
+        idx.iter().map(|&i| &self.hooks[i]).filter(move |h| {
+            h.enabled
+                && h.tool_result.admits(ev.result)
+                && h.harness.class.is_none_or(|c| class == Some(c))
+                && self.matches(h, subject)
+        })
+    }
+
+    /// A hook's matcher against the subject; harnesses that name tools their own way also see
+    /// the tool under their own name (`Bash` is `run_shell_command` to a Gemini matcher).
+    fn matches(&self, h: &Hook, subject: Option<&str>) -> bool {
+        let harness = crate::harness::of(h.dialect);
+        if harness.names_tools() {
+            return h.matcher.matches(subject)
+                || subject.and_then(|s| tools::spelling(h.dialect, s)).is_some_and(|t| h.matcher.matches(Some(t)));
+        }
+        if self.case_insensitive_literals && harness.matcher_style() == MatcherStyle::LiteralOrRegex {
+            h.matcher.matches_ignoring_case(subject)
+        } else {
+            h.matcher.matches(subject)
+        }
+    }
+
+    /// The hooks that run for a dispatch, in configuration order.
+    pub fn plan(&self, ev: DispatchEvent, subject: Option<&str>) -> Vec<Arc<Hook>> {
+        self.selected(ev, subject).cloned().collect()
+    }
+
+    /// Whether any hook runs (or an outbound webhook wants the event), without allocating:
+    /// the no-match fast path.
+    pub fn any_match(&self, ev: DispatchEvent, subject: Option<&str>) -> bool {
+        self.selected(ev, subject).next().is_some() || self.wants_outbound(ev.canonical)
+    }
+
+    /// Outbound webhooks subscribed to an event.
+    pub fn outbound_for(&self, e: CanonicalEvent) -> impl Iterator<Item = &OutboundTarget> {
+        let on = !self.disabled;
+        self.outbound.iter().filter(move |t| on && t.events.iter().any(|(c, _)| *c == e))
+    }
+
+    fn wants_outbound(&self, e: CanonicalEvent) -> bool {
+        !self.outbound.is_empty() && self.outbound_for(e).next().is_some()
+    }
+
+    /// Whether any hook at all is declared for the canonical event.
+    pub fn has_event(&self, e: CanonicalEvent) -> bool {
+        !self.disabled && self.by_event.get(e as usize).is_some_and(|v| !v.is_empty())
+    }
+}

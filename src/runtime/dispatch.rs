@@ -1,0 +1,159 @@
+//! One dispatch as a host asks for it, what every hook of it shares ([`DispatchCtx`]), and its
+//! result.
+
+use super::env_file::EnvFile;
+use super::options::{Resolved, RunPolicy};
+use crate::config::Hook;
+use crate::contract::{payload, Outcome};
+use crate::handler::RunParts;
+use crate::harness::PayloadCtx;
+use crate::vocab::text::{iso_now, quote, secs_label};
+use crate::vocab::CanonicalEvent;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use super::execute::{ProgressSink, Run};
+
+/// Why a dispatch has no result.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DispatchError {
+    /// The event name is not any dialect's spelling.
+    #[error("unknown event {}", quote(.0))]
+    UnknownEvent(String),
+    /// The host's signal fired; every hook of the dispatch has been killed.
+    #[error("hook aborted by the host")]
+    Aborted,
+    /// `close()` was called.
+    #[error("runtime is closed")]
+    Closed,
+}
+
+/// One dispatch as a host asks for it.
+#[derive(Debug, Clone, Default)]
+pub struct DispatchRequest {
+    pub event: String,
+    pub payload: Map<String, Value>,
+    /// Overrides the subject derived from the payload.
+    pub subject: Option<String>,
+    /// Working directory of this dispatch (hook cwd, `cwd` field).
+    pub cwd: Option<String>,
+    /// Told when each hook starts and ends (the JS API's `onProgress`).
+    pub progress: Option<ProgressSink>,
+}
+
+impl PartialEq for DispatchRequest {
+    fn eq(&self, o: &Self) -> bool {
+        self.event == o.event && self.payload == o.payload && self.subject == o.subject && self.cwd == o.cwd
+    }
+}
+
+/// The result of a dispatch: `{canonical, outcome, runs}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct DispatchResult {
+    pub canonical: CanonicalEvent,
+    pub outcome: Outcome,
+    pub runs: Vec<Run>,
+}
+
+impl DispatchResult {
+    pub fn empty(canonical: CanonicalEvent) -> Self {
+        DispatchResult { canonical, outcome: Outcome::empty(), runs: Vec::new() }
+    }
+}
+
+/// What every hook of one dispatch shares: the event, the host payload, where hooks run and
+/// the `CLAUDE_ENV_FILE` of events that export variables. Built once per dispatch (and by
+/// `trial` for a single hook).
+pub struct DispatchCtx {
+    pub canonical: CanonicalEvent,
+    pub payload: Map<String, Value>,
+    pub cwd: PathBuf,
+    pub project_dir: String,
+    ts: String,
+    pub env_file: Option<EnvFile>,
+    /// Consecutive blocked Stops of this session so far (Cursor's `loop_count`).
+    pub loop_count: u32,
+}
+
+impl DispatchCtx {
+    pub fn new(
+        policy: &RunPolicy,
+        canonical: CanonicalEvent,
+        payload: Map<String, Value>,
+        cwd: Option<String>,
+    ) -> Self {
+        // The dispatch's cwd, else the project directory, else the runtime's cwd.
+        let cwd = cwd.map(PathBuf::from).or_else(|| policy.project_dir.clone()).unwrap_or_else(|| policy.cwd.clone());
+        let project_dir = policy.project_dir.as_ref().unwrap_or(&cwd).display().to_string();
+        let env_file = if canonical.takes_env_file() { EnvFile::create() } else { None };
+        DispatchCtx { canonical, payload, cwd, project_dir, ts: iso_now(), env_file, loop_count: 0 }
+    }
+
+    /// The JSON a hook reads, shaped for its harness.
+    fn input_for(&self, policy: &RunPolicy, hook: &Hook) -> Map<String, Value> {
+        let cwd = self.cwd.display().to_string();
+        let pctx = PayloadCtx {
+            host: &self.payload,
+            canonical: self.canonical,
+            spelling: &hook.event,
+            cwd: &cwd,
+            model: policy.model.as_deref(),
+            turn_id: policy.turn_id.as_deref(),
+            ts: &self.ts,
+            loop_count: self.loop_count,
+        };
+        payload::hook_input(&pctx, hook)
+    }
+
+    /// Everything one run of `hook` needs, owned.
+    pub fn parts(&self, opts: &Resolved, hook: &Hook) -> RunParts {
+        self.parts_with(opts, hook, None)
+    }
+
+    /// [`DispatchCtx::parts`], with the `tool_input` a previous hook of a chain returned.
+    pub fn parts_with(&self, opts: &Resolved, hook: &Hook, tool_input: Option<&Value>) -> RunParts {
+        let policy = &opts.policy;
+        let mut input = self.input_for(policy, hook);
+        if let Some(t) = tool_input {
+            input.insert("tool_input".into(), t.clone());
+        }
+        let secs = hook.timeout.or(policy.timeout_sec).unwrap_or_else(|| hook.handler.kind().default_timeout_secs());
+        let mut env = hook.env.clone();
+        if let Some(f) = &self.env_file {
+            env.push(("CLAUDE_ENV_FILE".into(), f.path.display().to_string()));
+        }
+        env.extend(crate::harness::of(hook.dialect).env(&self.project_dir));
+        // Copilot `cwd`, Windsurf `working_directory`: relative to the project directory.
+        let cwd = match &hook.harness.cwd {
+            Some(c) => Path::new(&self.project_dir).join(c),
+            None => self.cwd.clone(),
+        };
+        RunParts {
+            input_json: serde_json::to_string(&input).unwrap_or_else(|_| "{}".into()),
+            stdin: payload::to_stdin(&input, hook),
+            cwd,
+            project_dir: self.project_dir.clone(),
+            timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),
+            timeout_label: secs_label(secs),
+            env,
+        }
+    }
+
+    /// The hook's `if` rule against this dispatch: only tool events can match, a rule that did
+    /// not parse lets the hook run.
+    pub fn if_admits(&self, hook: &Hook, home: &Path) -> bool {
+        if hook.claude.if_text.is_none() {
+            return true;
+        }
+        if !self.canonical.is_tool_call() {
+            return false;
+        }
+        let Some(rule) = &hook.claude.if_rule else { return true };
+        let tool_name = self.canonical.subject_of(&self.payload).unwrap_or("");
+        let tool_input = self.payload.get("tool_input").and_then(Value::as_object);
+        let project_dir = Path::new(&self.project_dir);
+        rule.matches(&crate::config::if_rule::Call { tool_name, tool_input, project_dir, home })
+    }
+}

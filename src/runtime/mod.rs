@@ -1,0 +1,360 @@
+//! The runtime: loaded configuration plus dispatch — plan the hooks for an event, run them,
+//! decode each, fold in configuration order, settle (docs/architecture.md).
+
+pub mod background;
+pub mod dispatch;
+pub mod env_file;
+pub mod execute;
+pub mod history;
+pub mod logging;
+pub mod options;
+mod plan;
+pub mod stop_guard;
+
+use crate::config::{HandlerSpec, Hook};
+use crate::contract::fold;
+use crate::handler::worker::{Pool, WorkerKey};
+use crate::load::{load, Loaded};
+use crate::vocab::{Diagnostic, DispatchEvent};
+use dispatch::DispatchCtx;
+use options::{OptionsError, Resolved, RuntimeOptions};
+use serde_json::{Map, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+pub use dispatch::{DispatchError, DispatchRequest, DispatchResult, Run};
+
+/// A hook runtime: configuration, shared resources, and a close switch.
+pub struct Runtime {
+    opts: Resolved,
+    loaded: RwLock<Arc<Loaded>>,
+    closed: AtomicBool,
+    close_token: CancellationToken,
+    stop_guard: stop_guard::StopGuard,
+    outbound: crate::handler::outbound::Outbound,
+    background: Arc<background::Background>,
+    /// `once` hooks already run, by (hook id, session id).
+    once_seen: Mutex<std::collections::HashSet<(String, String)>>,
+    /// The execution history writer, when `history` is set and its file opened.
+    history: Option<history::History>,
+    /// Problems outside the config files (a history file that cannot be opened), reported
+    /// with every load.
+    runtime_diags: Vec<Diagnostic>,
+}
+
+/// `once` entries remembered at most.
+const MAX_ONCE: usize = 100_000;
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Runtime {
+    /// Creates a runtime and loads configuration (never fails on bad config files).
+    pub fn new(options: &RuntimeOptions) -> Result<Self, OptionsError> {
+        Self::with_env(options, &|k| std::env::var(k).ok())
+    }
+
+    /// Like [`Runtime::new`] with an explicit environment lookup.
+    pub fn with_env(options: &RuntimeOptions, env: &dyn Fn(&str) -> Option<String>) -> Result<Self, OptionsError> {
+        Self::with_host(options, env, None)
+    }
+
+    /// Like [`Runtime::with_env`], with the host's MCP client for `mcp_tool` hooks.
+    pub fn with_host(
+        options: &RuntimeOptions,
+        env: &dyn Fn(&str) -> Option<String>,
+        mcp: Option<crate::handler::mcp::McpHost>,
+    ) -> Result<Self, OptionsError> {
+        let mut opts = options.resolve(env)?;
+        opts.shared.mcp = mcp;
+        let close_token = CancellationToken::new();
+        opts.shared.workers = Arc::new(Pool::new(close_token.child_token()));
+        let mut loaded = Self::load(&opts);
+        let mut runtime_diags = Vec::new();
+        let history = opts.history.as_ref().and_then(|h| {
+            let secrets = opts.handlers.removed_env.iter().filter_map(|k| env(k)).collect();
+            history::History::open(h, secrets)
+                .map_err(|e| {
+                    runtime_diags.push(Diagnostic::warning(&h.path, None, format!("{e}; no history is written")))
+                })
+                .ok()
+        });
+        loaded.diagnostics.extend(runtime_diags.iter().cloned());
+        let stop_guard = stop_guard::StopGuard::new(opts.policy.stop_block_limit);
+        Ok(Runtime {
+            opts,
+            loaded: RwLock::new(Arc::new(loaded)),
+            closed: AtomicBool::new(false),
+            close_token,
+            stop_guard,
+            outbound: Default::default(),
+            background: Default::default(),
+            once_seen: Default::default(),
+            history,
+            runtime_diags,
+        })
+    }
+
+    fn load(opts: &Resolved) -> Loaded {
+        let mut l = load(&opts.load);
+        l.table.case_insensitive_literals = opts.policy.case_insensitive_tools;
+        for h in l.table.hooks() {
+            let problem = match &h.handler {
+                HandlerSpec::McpTool { .. } if opts.shared.mcp.is_none() => {
+                    Some(crate::handler::failure::Unconfigured::McpHost.to_string())
+                }
+                HandlerSpec::Http { url, .. } => opts
+                    .handlers
+                    .allowed_http_hook_urls
+                    .as_deref()
+                    .filter(|p| !crate::handler::webhook::url_allowed(url, p))
+                    .map(|_| format!("http hook URL {url} matches no allowedHttpHookUrls pattern; it is not run")),
+                _ => None,
+            };
+            if let Some(message) = problem {
+                l.diagnostics.push(Diagnostic::warning(&h.file, Some(&h.event), format!("{}: {message}", h.id)));
+            }
+        }
+        for d in &l.diagnostics {
+            tracing::debug!(file = d.file.as_deref().unwrap_or(""), "{}", d.message);
+        }
+        l
+    }
+
+    /// The current configuration snapshot.
+    pub fn loaded(&self) -> Arc<Loaded> {
+        match self.loaded.read() {
+            Ok(g) => g.clone(),
+            Err(p) => p.into_inner().clone(),
+        }
+    }
+
+    /// Re-reads configuration; returns the new diagnostics. Workers whose hook changed or
+    /// disappeared stop; the others keep running.
+    pub fn reload(&self) -> Vec<Diagnostic> {
+        let mut fresh = Self::load(&self.opts);
+        fresh.diagnostics.extend(self.runtime_diags.iter().cloned());
+        let fresh = Arc::new(fresh);
+        let diags = fresh.diagnostics.clone();
+        let workers: Vec<&HandlerSpec> = fresh
+            .table
+            .hooks()
+            .iter()
+            .map(|h| &h.handler)
+            .filter(|h| matches!(h, HandlerSpec::Worker { .. }))
+            .collect();
+        self.opts.shared.workers.retain(|k| {
+            workers.iter().any(|h| match h {
+                HandlerSpec::Worker { command, args, env, .. } => {
+                    *command == k.command && *args == k.args && env.iter().all(|v| k.env.contains(v))
+                }
+                _ => false,
+            })
+        });
+        match self.loaded.write() {
+            Ok(mut g) => *g = fresh,
+            Err(p) => *p.into_inner() = fresh,
+        }
+        diags
+    }
+
+    pub fn options(&self) -> &Resolved {
+        &self.opts
+    }
+
+    /// Starts the `warm: true` workers now instead of on their first match.
+    pub async fn warm_workers(&self) {
+        let loaded = self.loaded();
+        for hook in loaded.table.hooks() {
+            let HandlerSpec::Worker { command, args, env, settings } = &hook.handler else { continue };
+            if !settings.warm || !hook.enabled {
+                continue;
+            }
+            let ctx = DispatchCtx::new(&self.opts.policy, hook.canonical, Map::new(), None);
+            let cancel = self.close_token.child_token();
+            let run = ctx.parts(&self.opts, hook).ctx(&self.opts.handlers, &self.opts.shared, &cancel);
+            let key = WorkerKey::of(command, args.as_deref(), env, &run);
+            self.opts.shared.workers.warm(hook, key, *settings, &run).await;
+        }
+    }
+
+    /// Stops every worker (stdin closed, the kill grace, then the tree kill); the next
+    /// matching request starts a fresh one.
+    pub fn stop_workers(&self) {
+        self.opts.shared.workers.stop_all();
+    }
+
+    /// Live worker processes of this runtime.
+    pub fn live_workers(&self) -> usize {
+        self.opts.shared.workers.live_count()
+    }
+
+    /// Aborts running hooks; later dispatches fail with [`DispatchError::Closed`].
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.close_token.cancel();
+        self.flush_history();
+    }
+
+    /// Waits (briefly) until the history lines of finished dispatches are on disk.
+    pub fn flush_history(&self) {
+        if let Some(h) = &self.history {
+            h.flush(Duration::from_secs(2));
+        }
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
+    }
+
+    /// Resolves a dispatch name.
+    pub fn resolve_event(name: &str) -> Result<DispatchEvent, DispatchError> {
+        crate::harness::resolve_dispatch_name(name).ok_or_else(|| DispatchError::UnknownEvent(name.to_owned()))
+    }
+
+    /// Whether any hook would run; lets hosts answer a no-match dispatch synchronously.
+    pub fn any_match(&self, event: &str, subject: Option<&str>) -> Result<bool, DispatchError> {
+        let ev = Self::resolve_event(event)?;
+        Ok(self.could_run(ev, subject))
+    }
+
+    /// Runs every matching hook and folds their answers: plan, run, fold, settle.
+    pub async fn dispatch(
+        &self,
+        req: DispatchRequest,
+        cancel: &CancellationToken,
+    ) -> Result<DispatchResult, DispatchError> {
+        if self.is_closed() {
+            return Err(DispatchError::Closed);
+        }
+        let ev = Self::resolve_event(&req.event)?;
+        if cancel.is_cancelled() {
+            return Err(DispatchError::Aborted);
+        }
+        let started = std::time::Instant::now();
+        let DispatchRequest { event, mut payload, subject, cwd, progress } = req;
+        let ticket = self.stop_guard.prepare(ev.canonical, &mut payload);
+        let loaded = self.loaded();
+        let host_cwd = cwd.clone().unwrap_or_else(|| self.opts.policy.cwd.display().to_string());
+        let targets = loaded.table.outbound_for(ev.canonical);
+        self.outbound.notify(targets, ev.canonical, &payload, &host_cwd, self.opts.shared.http());
+        let session = payload.get("session_id").and_then(Value::as_str).unwrap_or("").to_owned();
+        let delivered = self.background.take(&session);
+        let plan = loaded.table.plan(ev, subject.as_deref().or_else(|| ev.canonical.subject_of(&payload)));
+        if plan.is_empty() && delivered.is_empty() {
+            self.stop_guard.settle(&ticket, None);
+            return Ok(DispatchResult::empty(ev.canonical));
+        }
+        let mut ctx = DispatchCtx::new(&self.opts.policy, ev.canonical, payload, cwd);
+        ctx.loop_count = self.stop_guard.count(&ticket);
+        let plan = self.admit(plan, &ctx, &session);
+        let mut runs = self.run_plan(&plan, &ctx, cancel, progress.as_ref(), &session).await?;
+        settle(&mut runs, &ctx);
+        let rewake = delivered.iter().find_map(|d| d.rewake.clone());
+        runs.extend(delivered.into_iter().map(|d| d.run));
+        let mut outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical);
+        outcome.rewake = rewake;
+        if let Some(f) = &ctx.env_file {
+            outcome.env = f.take_exports();
+        }
+        self.stop_guard.settle(&ticket, Some(&mut outcome));
+        tracing::debug!(
+            target: "hookrt::dispatch",
+            event = %event,
+            canonical = ev.canonical.as_str(),
+            runs = runs.len(),
+            decision = ?outcome.decision,
+            duration_ms = started.elapsed().as_millis() as u64,
+            "dispatch finished"
+        );
+        if let Some(h) = &self.history {
+            h.record((&event, ev.canonical), &outcome, &runs, started, &ctx.payload);
+        }
+        Ok(DispatchResult { canonical: ev.canonical, outcome, runs })
+    }
+
+    /// The planned hooks that really run: their `if` rule admits the call and a `once` hook
+    /// has not run for this session yet.
+    fn admit(&self, plan: Vec<Arc<Hook>>, ctx: &DispatchCtx, session: &str) -> Vec<Arc<Hook>> {
+        let home = &self.opts.load.home;
+        plan.into_iter()
+            .filter(|h| ctx.if_admits(h, home))
+            .filter(|h| {
+                if !h.claude.once {
+                    return true;
+                }
+                let mut seen = lock(&self.once_seen);
+                if seen.len() >= MAX_ONCE {
+                    seen.clear();
+                }
+                seen.insert((h.id.clone(), session.to_owned()))
+            })
+            .collect()
+    }
+
+    /// Runs one hook alone on a payload, as `hookrt doctor` does (timeout capped at `cap`).
+    pub async fn trial(&self, hook: Arc<Hook>, payload: Map<String, Value>, cap: Duration) -> Option<Run> {
+        let ctx = DispatchCtx::new(&self.opts.policy, hook.canonical, payload, None);
+        let never = CancellationToken::new();
+        let mut parts = ctx.parts(&self.opts, &hook);
+        if parts.timeout > cap {
+            parts.timeout = cap;
+            parts.timeout_label = crate::vocab::text::secs_label(cap.as_secs_f64());
+        }
+        let rctx = parts.ctx(&self.opts.handlers, &self.opts.shared, &never);
+        execute::execute(&self.opts.policy, hook, rctx, ctx.canonical, None).await
+    }
+
+    /// Finished async hooks are handed to `listener` as they end.
+    pub fn on_async(&self, listener: Option<background::Listener>) {
+        self.background.set_listener(listener);
+    }
+
+    /// Whether a dispatch could run anything or deliver waiting async results; the no-match
+    /// shortcuts of the JS wrapper and `listen` answer at once only when it cannot.
+    pub fn could_run(&self, ev: DispatchEvent, subject: Option<&str>) -> bool {
+        self.background.has_pending() || self.loaded().table.any_match(ev, subject)
+    }
+
+    /// The merged effective configuration: files, hooks in order, and the off switch.
+    pub fn dump(&self) -> Value {
+        let l = self.loaded();
+        let hooks: Vec<Value> = l.table.hooks().iter().map(|h| dump_hook(h)).collect();
+        serde_json::json!({
+            "disabled": l.table.disabled,
+            "sources": l.sources,
+            "diagnostics": l.diagnostics,
+            "hooks": hooks,
+        })
+    }
+}
+
+/// What each harness decides once the runs are in: input updates applied as the harness
+/// applies them, and its own rules (Cursor's `loop_limit`).
+fn settle(runs: &mut [Run], ctx: &DispatchCtx) {
+    for r in runs.iter_mut() {
+        let h = crate::harness::of(r.hook.dialect);
+        if let Some(u) = r.outcome.update_input.take() {
+            r.outcome.update_input = Some(h.update_input(ctx.payload.get("tool_input"), u));
+        }
+        h.settle(&r.hook, &mut r.outcome, ctx.loop_count);
+    }
+}
+
+fn dump_hook(h: &Hook) -> Value {
+    serde_json::json!({
+        "id": h.id,
+        "dialect": h.dialect,
+        "event": h.event,
+        "canonical": h.canonical,
+        "matcher": h.matcher_text,
+        "handler": h.handler,
+        "timeout": h.timeout,
+        "onError": h.on_error,
+        "enabled": h.enabled,
+        "file": h.file.display().to_string(),
+    })
+}

@@ -1,0 +1,127 @@
+//! Whose hook file a hook came from, and the kinds of handler a hook can have. What each
+//! dialect means (files, events, stdin, answers) lives in its folder under `harness/`.
+
+use serde::{Deserialize, Serialize};
+
+/// A configuration dialect: whose hook files a hook came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    /// Claude Code `settings*.json`.
+    Claude,
+    /// Codex `hooks.json` (and `config.toml` `[hooks]`).
+    Codex,
+    /// opencode `opencode.json(c)`.
+    Opencode,
+    /// Hermes `config.yaml` `hooks:` block.
+    Hermes,
+    /// hookrt / hooks-adapter native file (`events` root, canonical names).
+    Native,
+    /// `.agents/hooks.json`.
+    Agents,
+    /// Gemini CLI `.gemini/settings.json` (and extensions' `hooks/hooks.json`).
+    Gemini,
+    /// Cursor `.cursor/hooks.json`.
+    Cursor,
+    /// GitHub Copilot CLI / coding agent `.github/hooks/*.json`, `~/.copilot/hooks/*.json`.
+    Copilot,
+    /// Windsurf (Cascade) `.windsurf/hooks.json`, `~/.codeium/windsurf/hooks.json`.
+    Windsurf,
+}
+
+impl Dialect {
+    /// Every dialect, in registry order.
+    pub const ALL: [Dialect; 10] = [
+        Dialect::Claude,
+        Dialect::Codex,
+        Dialect::Opencode,
+        Dialect::Hermes,
+        Dialect::Native,
+        Dialect::Agents,
+        Dialect::Gemini,
+        Dialect::Cursor,
+        Dialect::Copilot,
+        Dialect::Windsurf,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Claude => "claude",
+            Dialect::Codex => "codex",
+            Dialect::Opencode => "opencode",
+            Dialect::Hermes => "hermes",
+            Dialect::Native => "native",
+            Dialect::Agents => "agents",
+            Dialect::Gemini => "gemini",
+            Dialect::Cursor => "cursor",
+            Dialect::Copilot => "copilot",
+            Dialect::Windsurf => "windsurf",
+        }
+    }
+
+    /// Reads a dialect's name (`claude`, `gemini`, ...).
+    pub fn parse(name: &str) -> Option<Dialect> {
+        Self::ALL.into_iter().find(|d| d.as_str() == name)
+    }
+}
+
+/// How a matcher string is interpreted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatcherStyle {
+    /// Claude Code's rule: a plain word list is an exact alternation, anything else a regex.
+    LiteralOrRegex,
+    /// Always an unanchored regular expression.
+    Regex,
+    /// A regular expression that must match the whole subject (`^(?:p)$`, Copilot).
+    Anchored,
+}
+
+/// Handler kinds (docs/configuration.md "Handlers").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HandlerKind {
+    Shell,
+    Webhook,
+    Oracle,
+    Proxy,
+    /// Claude's `mcp_tool`: a tool call on one of the host's MCP servers, through the host.
+    #[serde(rename = "mcp_tool")]
+    McpTool,
+    /// A persistent process answering request after request over JSON lines.
+    Worker,
+}
+
+impl HandlerKind {
+    /// Default timeout in seconds when neither the hook nor the runtime sets one.
+    pub fn default_timeout_secs(self) -> f64 {
+        match self {
+            HandlerKind::Shell | HandlerKind::Webhook | HandlerKind::McpTool | HandlerKind::Worker => 600.0,
+            HandlerKind::Oracle => 30.0,
+            HandlerKind::Proxy => 60.0,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HandlerKind::Shell => "shell",
+            HandlerKind::Webhook => "webhook",
+            HandlerKind::Oracle => "oracle",
+            HandlerKind::Proxy => "proxy",
+            HandlerKind::McpTool => "mcp_tool",
+            HandlerKind::Worker => "worker",
+        }
+    }
+
+    /// Maps a config `type` word (and its aliases) to a kind, before any dialect's rules.
+    pub fn from_type(ty: &str) -> Option<HandlerKind> {
+        Some(match ty {
+            "command" | "shell" => HandlerKind::Shell,
+            "http" | "webhook" => HandlerKind::Webhook,
+            "prompt" | "oracle" => HandlerKind::Oracle,
+            "agent" | "subagent" | "proxy" => HandlerKind::Proxy,
+            "mcp_tool" => HandlerKind::McpTool,
+            "worker" => HandlerKind::Worker,
+            _ => return None,
+        })
+    }
+}

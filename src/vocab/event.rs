@@ -1,0 +1,464 @@
+//! Canonical lifecycle events and the rules that belong to an event whatever harness spells it:
+//! where its matcher subject comes from, whether a deny can stop it, whether plain stdout is
+//! context, what exit code 2 means and how output is read (docs/events.md). Each harness's
+//! spellings live in its own folder under `harness/`.
+
+use super::tool::ToolClass;
+use serde::{Deserialize, Serialize};
+
+/// The events hookrt knows, independent of any dialect: every Claude Code hook event of 2026
+/// (v2.1.240), Codex's `Interrupt`, and the spellings of opencode and Hermes mapped onto them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+pub enum CanonicalEvent {
+    #[serde(rename = "session:start")]
+    SessionStart,
+    #[serde(rename = "session:end")]
+    SessionEnd,
+    #[serde(rename = "prompt:submit")]
+    PromptSubmit,
+    #[serde(rename = "tool:before")]
+    ToolBefore,
+    #[serde(rename = "tool:after")]
+    ToolAfter,
+    #[serde(rename = "turn:stop")]
+    TurnStop,
+    #[serde(rename = "subagent:start")]
+    SubagentStart,
+    #[serde(rename = "subagent:end")]
+    SubagentEnd,
+    #[serde(rename = "notice")]
+    Notice,
+    #[serde(rename = "compact:before")]
+    CompactBefore,
+    #[serde(rename = "session:setup")]
+    Setup,
+    #[serde(rename = "prompt:expand")]
+    PromptExpand,
+    #[serde(rename = "permission:request")]
+    PermissionRequest,
+    #[serde(rename = "permission:denied")]
+    PermissionDenied,
+    #[serde(rename = "tool:batch")]
+    ToolBatch,
+    #[serde(rename = "message:display")]
+    MessageDisplay,
+    #[serde(rename = "task:create")]
+    TaskCreate,
+    #[serde(rename = "task:complete")]
+    TaskComplete,
+    #[serde(rename = "turn:fail")]
+    TurnFail,
+    #[serde(rename = "turn:interrupt")]
+    TurnInterrupt,
+    #[serde(rename = "teammate:idle")]
+    TeammateIdle,
+    #[serde(rename = "instructions:load")]
+    InstructionsLoad,
+    #[serde(rename = "config:change")]
+    ConfigChange,
+    #[serde(rename = "cwd:change")]
+    CwdChange,
+    #[serde(rename = "directory:add")]
+    DirectoryAdd,
+    #[serde(rename = "file:change")]
+    FileChange,
+    #[serde(rename = "worktree:create")]
+    WorktreeCreate,
+    #[serde(rename = "worktree:remove")]
+    WorktreeRemove,
+    #[serde(rename = "compact:after")]
+    CompactAfter,
+    #[serde(rename = "model:switch")]
+    ModelSwitch,
+    #[serde(rename = "model:switched")]
+    ModelSwitched,
+    #[serde(rename = "elicitation:request")]
+    ElicitationRequest,
+    #[serde(rename = "elicitation:result")]
+    ElicitationResult,
+    /// Gemini's `BeforeModel`: a request is about to go to the model.
+    #[serde(rename = "model:before")]
+    ModelBefore,
+    /// Gemini's `AfterModel`: a response (chunk) came back from the model.
+    #[serde(rename = "model:after")]
+    ModelAfter,
+    /// Gemini's `BeforeToolSelection`: the model is about to choose among tools.
+    #[serde(rename = "tool:select")]
+    ToolSelect,
+    /// Cursor's `afterAgentResponse`, Windsurf's `post_cascade_response`.
+    #[serde(rename = "agent:response")]
+    AgentResponse,
+    /// Cursor's `afterAgentThought`.
+    #[serde(rename = "agent:thought")]
+    AgentThought,
+}
+
+/// Which outcome of a tool an after-tool dispatch or group speaks about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ToolResult {
+    /// Not an after-tool event, or an after-tool name that covers both outcomes.
+    Either,
+    /// Claude's `PostToolUse`: the tool succeeded.
+    Success,
+    /// Claude's `PostToolUseFailure`: the tool failed.
+    Failure,
+}
+
+impl ToolResult {
+    /// Whether a group declared for `self` runs for a dispatch that reports `dispatched`.
+    pub fn admits(self, dispatched: ToolResult) -> bool {
+        match self {
+            ToolResult::Either => true,
+            ToolResult::Success => dispatched != ToolResult::Failure,
+            ToolResult::Failure => dispatched != ToolResult::Success,
+        }
+    }
+}
+
+/// Where an event's matcher subject comes from. The one source of truth for the dispatcher,
+/// the `listen` fast path and the JS wrapper's no-match shortcut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subject {
+    /// Payload keys whose first string value is the subject; empty: the event has none.
+    pub keys: &'static [&'static str],
+    /// The subject is the last path component of that value (FileChanged: `.envrc`).
+    pub basename: bool,
+}
+
+impl Subject {
+    const NONE: Subject = Subject { keys: &[], basename: false };
+    const fn keys(keys: &'static [&'static str]) -> Subject {
+        Subject { keys, basename: false }
+    }
+
+    /// Derives the subject from one candidate value (already known to be a string).
+    pub fn of<'a>(&self, value: &'a str) -> &'a str {
+        if self.basename {
+            value.rsplit('/').next().unwrap_or(value)
+        } else {
+            value
+        }
+    }
+}
+
+/// What exit code 2 means on an event (Claude's "Exit code 2 behavior per event").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitTwo {
+    /// A deny with stderr as the reason (downgraded later where the event cannot block).
+    Denies,
+    /// Not honoured: the run decides nothing (PermissionRequest, Notification, ...).
+    Ignored,
+}
+
+/// How a run's output is read on an event, beyond the common rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputRule {
+    /// The common rules: JSON answers on exit 0, exit 2 per [`ExitTwo`].
+    Standard,
+    /// Output and exit code are ignored (StopFailure).
+    Discarded,
+    /// Any non-zero exit fails (denies); plain stdout is a path (WorktreeCreate).
+    PathOrFail,
+}
+
+/// The per-event rules of one canonical event.
+struct Rules {
+    canonical: CanonicalEvent,
+    subject: Subject,
+    /// A deny can stop the action (otherwise it is downgraded).
+    blockable: bool,
+    /// Plain stdout of a clean run is context.
+    plain_context: bool,
+    exit_two: ExitTwo,
+    output: OutputRule,
+}
+
+/// Payload keys whose first string value is the tool name.
+const TOOL_KEYS: &[&str] = &["tool_name", "tool", "name"];
+const TOOL: Subject = Subject::keys(TOOL_KEYS);
+
+const fn rules(canonical: CanonicalEvent, subject: Subject) -> Rules {
+    Rules {
+        canonical,
+        subject,
+        blockable: false,
+        plain_context: false,
+        exit_two: ExitTwo::Denies,
+        output: OutputRule::Standard,
+    }
+}
+
+const fn blocks(r: Rules) -> Rules {
+    Rules { blockable: true, ..r }
+}
+
+const fn context(r: Rules) -> Rules {
+    Rules { plain_context: true, ..r }
+}
+
+const fn ignores_two(r: Rules) -> Rules {
+    Rules { exit_two: ExitTwo::Ignored, ..r }
+}
+
+use CanonicalEvent as E;
+
+/// The rule table, in `CanonicalEvent` order. The first ten rows are the JavaScript
+/// implementation's contract (docs/events.md) and keep its rules even where Claude's reference
+/// has since changed (SubagentStop blocks in Claude; here it is downgraded, as the contract says;
+/// Notification and PreCompact matchers have no effect).
+const TABLE: [Rules; 38] = [
+    context(rules(E::SessionStart, Subject::keys(&["source"]))),
+    rules(E::SessionEnd, Subject::keys(&["reason", "source"])),
+    context(blocks(rules(E::PromptSubmit, Subject::NONE))),
+    blocks(rules(E::ToolBefore, TOOL)),
+    rules(E::ToolAfter, TOOL),
+    blocks(rules(E::TurnStop, Subject::NONE)),
+    context(rules(E::SubagentStart, Subject::keys(&["agent_type"]))),
+    rules(E::SubagentEnd, Subject::keys(&["agent_type"])),
+    rules(E::Notice, Subject::NONE),
+    context(rules(E::CompactBefore, Subject::NONE)),
+    rules(E::Setup, Subject::keys(&["trigger"])),
+    context(blocks(rules(E::PromptExpand, Subject::keys(&["command_name"])))),
+    ignores_two(blocks(rules(E::PermissionRequest, TOOL))),
+    ignores_two(rules(E::PermissionDenied, TOOL)),
+    blocks(rules(E::ToolBatch, Subject::NONE)),
+    ignores_two(rules(E::MessageDisplay, Subject::NONE)),
+    blocks(rules(E::TaskCreate, Subject::NONE)),
+    blocks(rules(E::TaskComplete, Subject::NONE)),
+    Rules { output: OutputRule::Discarded, ..ignores_two(rules(E::TurnFail, Subject::keys(&["error"]))) },
+    ignores_two(rules(E::TurnInterrupt, Subject::NONE)),
+    blocks(rules(E::TeammateIdle, Subject::NONE)),
+    ignores_two(rules(E::InstructionsLoad, Subject::keys(&["load_reason"]))),
+    blocks(rules(E::ConfigChange, Subject::keys(&["source"]))),
+    rules(E::CwdChange, Subject::NONE),
+    rules(E::DirectoryAdd, Subject::keys(&["source"])),
+    rules(E::FileChange, Subject { keys: &["file_path", "file"], basename: true }),
+    Rules { output: OutputRule::PathOrFail, ..blocks(rules(E::WorktreeCreate, Subject::NONE)) },
+    rules(E::WorktreeRemove, Subject::NONE),
+    rules(E::CompactAfter, Subject::keys(&["trigger"])),
+    blocks(rules(E::ModelSwitch, Subject::NONE)),
+    rules(E::ModelSwitched, Subject::NONE),
+    blocks(rules(E::ElicitationRequest, Subject::keys(&["mcp_server_name"]))),
+    blocks(rules(E::ElicitationResult, Subject::keys(&["mcp_server_name"]))),
+    blocks(rules(E::ModelBefore, Subject::NONE)),
+    blocks(rules(E::ModelAfter, Subject::NONE)),
+    rules(E::ToolSelect, Subject::NONE),
+    rules(E::AgentResponse, Subject::NONE),
+    rules(E::AgentThought, Subject::NONE),
+];
+
+impl CanonicalEvent {
+    /// All canonical events, in table order.
+    pub const ALL: [CanonicalEvent; 38] = {
+        let mut all = [E::SessionStart; 38];
+        let mut i = 0;
+        while i < 38 {
+            all[i] = TABLE[i].canonical;
+            i += 1;
+        }
+        all
+    };
+
+    /// How many canonical events there are (the hook table's index size).
+    pub const COUNT: usize = 38;
+
+    /// The canonical spelling (`tool:before`), as used on the wire and in native files.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            E::SessionStart => "session:start",
+            E::SessionEnd => "session:end",
+            E::PromptSubmit => "prompt:submit",
+            E::ToolBefore => "tool:before",
+            E::ToolAfter => "tool:after",
+            E::TurnStop => "turn:stop",
+            E::SubagentStart => "subagent:start",
+            E::SubagentEnd => "subagent:end",
+            E::Notice => "notice",
+            E::CompactBefore => "compact:before",
+            E::Setup => "session:setup",
+            E::PromptExpand => "prompt:expand",
+            E::PermissionRequest => "permission:request",
+            E::PermissionDenied => "permission:denied",
+            E::ToolBatch => "tool:batch",
+            E::MessageDisplay => "message:display",
+            E::TaskCreate => "task:create",
+            E::TaskComplete => "task:complete",
+            E::TurnFail => "turn:fail",
+            E::TurnInterrupt => "turn:interrupt",
+            E::TeammateIdle => "teammate:idle",
+            E::InstructionsLoad => "instructions:load",
+            E::ConfigChange => "config:change",
+            E::CwdChange => "cwd:change",
+            E::DirectoryAdd => "directory:add",
+            E::FileChange => "file:change",
+            E::WorktreeCreate => "worktree:create",
+            E::WorktreeRemove => "worktree:remove",
+            E::CompactAfter => "compact:after",
+            E::ModelSwitch => "model:switch",
+            E::ModelSwitched => "model:switched",
+            E::ElicitationRequest => "elicitation:request",
+            E::ElicitationResult => "elicitation:result",
+            E::ModelBefore => "model:before",
+            E::ModelAfter => "model:after",
+            E::ToolSelect => "tool:select",
+            E::AgentResponse => "agent:response",
+            E::AgentThought => "agent:thought",
+        }
+    }
+
+    /// Parses only the canonical spelling.
+    pub fn from_canonical(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.as_str() == name)
+    }
+
+    const fn rules(self) -> &'static Rules {
+        &TABLE[self as usize]
+    }
+
+    /// Whether a deny on this event can stop the action (otherwise it is downgraded).
+    pub const fn blockable(self) -> bool {
+        self.rules().blockable
+    }
+
+    /// Whether plain stdout of a clean run becomes context on this event.
+    pub fn plain_stdout_is_context(self) -> bool {
+        self.rules().plain_context
+    }
+
+    /// What exit code 2 does on this event.
+    pub fn exit_two(self) -> ExitTwo {
+        self.rules().exit_two
+    }
+
+    /// How output is read on this event.
+    pub fn output_rule(self) -> OutputRule {
+        self.rules().output
+    }
+
+    /// Where the matcher subject comes from.
+    pub const fn subject(self) -> Subject {
+        self.rules().subject
+    }
+
+    /// Payload keys that give the matcher subject, first string wins; empty when the event
+    /// has no subject (a matcher on it has no effect).
+    pub fn subject_keys(self) -> &'static [&'static str] {
+        self.rules().subject.keys
+    }
+
+    /// Whether a matcher can select anything on this event.
+    pub const fn has_subject(self) -> bool {
+        !self.rules().subject.keys.is_empty()
+    }
+
+    /// The matcher subject of a payload, when it has one.
+    pub fn subject_of(self, payload: &serde_json::Map<String, serde_json::Value>) -> Option<&str> {
+        let subject = self.subject();
+        subject.keys.iter().find_map(|k| payload.get(*k).and_then(|v| v.as_str())).map(|v| subject.of(v))
+    }
+
+    /// Whether the hooks of this event get a `CLAUDE_ENV_FILE` to export variables through.
+    pub fn takes_env_file(self) -> bool {
+        matches!(self, E::SessionStart | E::Setup | E::CwdChange | E::FileChange)
+    }
+
+    /// Whether this is one of the tool events an `if` permission rule can match.
+    pub fn is_tool_call(self) -> bool {
+        matches!(self, E::ToolBefore | E::ToolAfter | E::PermissionRequest | E::PermissionDenied)
+    }
+}
+
+/// What a dispatched event name means: the canonical event plus, for after-tool events,
+/// which tool outcome it reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DispatchEvent {
+    pub canonical: CanonicalEvent,
+    pub result: ToolResult,
+    /// Dispatched by a tool-class spelling (`beforeShellExecution`): the tool is of that class
+    /// even when the payload names no tool.
+    pub class: Option<ToolClass>,
+}
+
+/// What one event name of a harness means: the canonical event, which tool outcomes its groups
+/// are for, the tool class it stands for (`beforeShellExecution`), and whether it takes a matcher.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventSpec {
+    pub name: &'static str,
+    pub canonical: CanonicalEvent,
+    pub result: ToolResult,
+    /// Hooks of this event run only for tools of this class (`beforeShellExecution`).
+    pub class: Option<ToolClass>,
+    /// Whether the event takes a matcher in this harness.
+    pub matcher: bool,
+}
+
+impl EventSpec {
+    /// A name whose matcher works exactly where the canonical event has a subject (the
+    /// Claude Code family's rule).
+    pub const fn named(name: &'static str, canonical: CanonicalEvent) -> Self {
+        EventSpec { name, canonical, result: ToolResult::Either, class: None, matcher: canonical.has_subject() }
+    }
+
+    /// A lifecycle event that takes no matcher.
+    pub const fn plain(name: &'static str, canonical: CanonicalEvent) -> Self {
+        EventSpec { name, canonical, result: ToolResult::Either, class: None, matcher: false }
+    }
+
+    /// A tool event with a matcher, for the given tool outcomes.
+    pub const fn tool(name: &'static str, canonical: CanonicalEvent, result: ToolResult) -> Self {
+        EventSpec { name, canonical, result, class: None, matcher: true }
+    }
+
+    /// A tool-class event (`beforeShellExecution`): no matcher, one class of tools.
+    pub const fn class(name: &'static str, canonical: CanonicalEvent, class: ToolClass) -> Self {
+        EventSpec { name, canonical, result: ToolResult::Either, class: Some(class), matcher: false }
+    }
+
+    /// The same name with a matcher.
+    pub const fn with_matcher(self) -> Self {
+        EventSpec { matcher: true, ..self }
+    }
+
+    /// What a dispatch under this name means.
+    pub const fn dispatch(self) -> DispatchEvent {
+        DispatchEvent { canonical: self.canonical, result: self.result, class: self.class }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_rows_are_in_enum_order() {
+        for (i, r) in TABLE.iter().enumerate() {
+            assert_eq!(r.canonical as usize, i, "{:?}", r.canonical);
+        }
+        for e in CanonicalEvent::ALL {
+            assert_eq!(CanonicalEvent::from_canonical(e.as_str()), Some(e));
+        }
+    }
+
+    #[test]
+    fn file_changed_subject_is_the_file_name() {
+        let p: serde_json::Map<_, _> = serde_json::from_str(r#"{"file_path":"/p/.envrc"}"#).unwrap();
+        assert_eq!(CanonicalEvent::FileChange.subject_of(&p), Some(".envrc"));
+    }
+
+    #[test]
+    fn after_tool_refinement() {
+        assert!(ToolResult::Success.admits(ToolResult::Either) && !ToolResult::Success.admits(ToolResult::Failure));
+        assert!(ToolResult::Failure.admits(ToolResult::Failure) && !ToolResult::Failure.admits(ToolResult::Success));
+        assert!(ToolResult::Either.admits(ToolResult::Failure));
+    }
+
+    #[test]
+    fn subject_takes_first_string_key() {
+        let p: serde_json::Map<_, _> = serde_json::from_str(r#"{"tool_name":5,"tool":"Grep","name":"X"}"#).unwrap();
+        assert_eq!(CanonicalEvent::ToolBefore.subject_of(&p), Some("Grep"));
+        let p: serde_json::Map<_, _> = serde_json::from_str(r#"{"reason":"logout","source":"clear"}"#).unwrap();
+        assert_eq!(CanonicalEvent::SessionEnd.subject_of(&p), Some("logout"));
+        assert_eq!(CanonicalEvent::TurnStop.subject_of(&p), None);
+    }
+}
