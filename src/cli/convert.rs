@@ -1,6 +1,6 @@
 //! `hookrt convert`.
 
-use super::Io;
+use crate::cli::Io;
 
 /// `hookrt convert`: stdin input is copied to a private temporary file first, so the loader
 /// reads it like any other file.

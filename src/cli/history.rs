@@ -1,6 +1,6 @@
 //! `hookrt history`: the table (newest last), JSON lines, a live tail, or the timeline page.
 
-use super::Io;
+use crate::cli::Io;
 use crate::runtime::history::{self, view};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

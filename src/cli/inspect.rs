@@ -1,6 +1,6 @@
 //! The commands that look at the configuration: `validate`, `dump`, `list`, `doctor`.
 
-use super::Io;
+use crate::cli::Io;
 use crate::runtime::Runtime;
 use crate::vocab::Severity;
 use serde_json::Value;

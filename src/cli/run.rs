@@ -1,6 +1,6 @@
 //! `hookrt listen` and `hookrt run`.
 
-use super::Io;
+use crate::cli::Io;
 use crate::listen::{self, Ended};
 use crate::runtime::{DispatchRequest, Runtime};
 use crate::vocab::Decision;

@@ -1,7 +1,7 @@
 //! `hookrt trust list|approve|revoke`: hookrt's own approvals.
 
-use super::args::TrustAction;
-use super::Io;
+use crate::cli::args::TrustAction;
+use crate::cli::Io;
 use crate::load::{store_path, ListedHook, TrustStatus, TrustStore};
 use crate::runtime::Runtime;
 use std::path::Path;

@@ -50,3 +50,12 @@ pub fn sorted_dir(dir: &Path) -> Vec<PathBuf> {
     v.sort();
     v
 }
+
+/// The parts of a path recognition looks at: base name, parent and grandparent names.
+pub fn path_parts(path: &Path) -> (&str, &str, &str) {
+    fn name(p: Option<&Path>) -> &str {
+        p.and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("")
+    }
+    let parent = path.parent();
+    (name(Some(path)), name(parent), name(parent.and_then(Path::parent)))
+}

@@ -2,9 +2,9 @@
 //! ([`FileCtx`]), where its hooks and diagnostics go ([`LoadSink`]), how an entry's matcher,
 //! timeout, flags and command are read ([`Entry`]), and the hook it becomes ([`hook`]).
 
-use super::hook::{HandlerSpec, Hook};
-use super::matcher::{event_matcher, Matcher};
-use super::template::Substitutions;
+use crate::config::hook::{HandlerSpec, Hook};
+use crate::config::matcher::{event_matcher, Matcher};
+use crate::config::template::Substitutions;
 use crate::vocab::text::{did_you_mean, quote};
 use crate::vocab::{
     CanonicalEvent, Diagnostic, Dialect, EventSpec, IfRules, MatcherStyle, Origin, Severity, ToolResult,
@@ -59,7 +59,7 @@ pub struct LoadSink<'a> {
     pub hooks: &'a mut Vec<Hook>,
     pub diagnostics: &'a mut Vec<Diagnostic>,
     /// Notify-only webhooks the file declares.
-    pub outbound: &'a mut Vec<super::hook::OutboundTarget>,
+    pub outbound: &'a mut Vec<crate::config::hook::OutboundTarget>,
     /// The file says its hooks count as approved (Hermes `hooks_auto_accept: true`).
     pub auto_accept: bool,
 }

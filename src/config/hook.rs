@@ -1,8 +1,8 @@
 //! The hook model: one runnable hook as every dialect's file reader produces it ([`Hook`]),
 //! what it runs ([`HandlerSpec`]) and the part of it reported on the wire ([`HookRef`]).
 
-use super::if_rule::Rule;
-use super::matcher::Matcher;
+use crate::config::if_rule::Rule;
+use crate::config::matcher::Matcher;
 use crate::vocab::{
     CanonicalEvent, Dialect, HandlerKind, OnError, Order, Origin, ToolClass, ToolResult, WorkerSettings,
 };

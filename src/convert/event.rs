@@ -36,7 +36,7 @@ pub fn convert_hook(h: &Hook, to: Dialect) -> Result<Parts, String> {
         }
     }
     let matcher = matcher.map(|m| rename_tools(&m, Some(to), &mut warns, h.dialect));
-    let entry = super::entry::entry(h, to, &mut warns)?;
+    let entry = crate::convert::entry::entry(h, to, &mut warns)?;
     Ok((event, matcher, entry, warns))
 }
 

@@ -2,8 +2,8 @@
 //! client of its own; the host lends one (the JS API's `mcpCall(server, tool, input, signal)`).
 //! The tool's text content is read like a command's stdout; `isError` like a non-zero exit.
 
-use super::failure::Unconfigured;
-use super::{bounded, Failure, RunCtx};
+use crate::handler::failure::Unconfigured;
+use crate::handler::{bounded, Failure, RunCtx};
 use crate::vocab::Raw;
 use futures::future::BoxFuture;
 use serde_json::{Map, Value};

@@ -1,9 +1,9 @@
 //! The `prompt` handler: ask an OpenAI-compatible endpoint to judge the event; its answer
 //! (a JSON object, possibly inside a markdown fence) is read like hook stdout.
 
-use super::failure::{Endpoint, OracleAnswer, Unconfigured};
-use super::http::{cause, read_body};
-use super::{bounded, render_prompt, Failure, RunCtx};
+use crate::handler::failure::{Endpoint, OracleAnswer, Unconfigured};
+use crate::handler::http::{cause, read_body};
+use crate::handler::{bounded, render_prompt, Failure, RunCtx};
 use crate::vocab::text::first_chars;
 use crate::vocab::Raw;
 use serde_json::{json, Value};

@@ -120,8 +120,8 @@ async fn worker(mut rx: mpsc::Receiver<Delivery>, http: reqwest::Client) {
     }
 }
 
-async fn send(http: &reqwest::Client, d: &Delivery) -> Result<(), super::Failure> {
-    use super::failure::Endpoint;
+async fn send(http: &reqwest::Client, d: &Delivery) -> Result<(), crate::handler::Failure> {
+    use crate::handler::failure::Endpoint;
     let who = || Endpoint::Webhook(d.url.clone());
     let mut req = http
         .post(&d.url)
@@ -133,12 +133,14 @@ async fn send(http: &reqwest::Client, d: &Delivery) -> Result<(), super::Failure
     if let Some(secret) = &d.secret {
         req = req.header("x-hermes-signature-256", signature(secret.as_bytes(), &d.body));
     }
-    let resp =
-        req.send().await.map_err(|e| super::Failure::HttpFailed { who: who(), cause: super::http::cause(&e) })?;
+    let resp = req
+        .send()
+        .await
+        .map_err(|e| crate::handler::Failure::HttpFailed { who: who(), cause: crate::handler::http::cause(&e) })?;
     if resp.status().is_success() {
         Ok(())
     } else {
-        Err(super::Failure::HttpStatus { who: who(), status: resp.status().as_u16(), body: String::new() })
+        Err(crate::handler::Failure::HttpStatus { who: who(), status: resp.status().as_u16(), body: String::new() })
     }
 }
 

@@ -1,8 +1,8 @@
 //! The `agent` / `subagent` handler: a subagent runner command receives the rendered prompt
 //! on stdin (payload + `prompt`) and in `HOOK_PROMPT`; otherwise it runs like a shell hook.
 
-use super::process::{self, Program};
-use super::{render_prompt, shell, Failure, RunCtx};
+use crate::handler::process::{self, Program};
+use crate::handler::{render_prompt, shell, Failure, RunCtx};
 use crate::vocab::Raw;
 
 pub async fn run(
@@ -12,7 +12,7 @@ pub async fn run(
     ctx: &RunCtx<'_>,
 ) -> Result<Raw, Failure> {
     let Some(command) = command.or(ctx.policy.proxy_command.as_deref()) else {
-        return Err(super::failure::Unconfigured::Runner.into());
+        return Err(crate::handler::failure::Unconfigured::Runner.into());
     };
     let rendered = render_prompt(prompt, &ctx.input_json);
     let mut input: serde_json::Map<String, serde_json::Value> =
@@ -22,6 +22,6 @@ pub async fn run(
     stdin.push(b'\n');
     let mut env = env.to_vec();
     env.push(("HOOK_PROMPT".into(), rendered));
-    let _permit = super::slot(ctx).await?;
+    let _permit = crate::handler::slot(ctx).await?;
     process::run(&shell::spec(Program::Shell(command.to_owned()), &env, stdin, ctx), ctx.cancel).await
 }

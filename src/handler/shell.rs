@@ -1,7 +1,7 @@
 //! The `command` handler: `/bin/sh -c` (or exec form), payload on stdin.
 
-use super::process::{self, ProcSpec, Program};
-use super::{Failure, RunCtx};
+use crate::handler::process::{self, ProcSpec, Program};
+use crate::handler::{Failure, RunCtx};
 use crate::vocab::Raw;
 
 /// Builds the process spec shared by shell and proxy hooks.
@@ -32,6 +32,6 @@ pub async fn run(
         Some(a) => Program::Exec(command.to_owned(), a.to_vec()),
         None => Program::Shell(command.to_owned()),
     };
-    let _permit = super::slot(ctx).await?;
+    let _permit = crate::handler::slot(ctx).await?;
     process::run(&spec(program, env, ctx.stdin.clone(), ctx), ctx.cancel).await
 }

@@ -1,9 +1,9 @@
 //! The `http` handler: POST the payload JSON; the response body is read like stdout.
 
-use super::failure::Endpoint;
-use super::http::{cause, read_body};
-use super::{bounded, Failure, RunCtx};
 use crate::config::template;
+use crate::handler::failure::Endpoint;
+use crate::handler::http::{cause, read_body};
+use crate::handler::{bounded, Failure, RunCtx};
 use crate::vocab::text::first_chars;
 use crate::vocab::Raw;
 

@@ -1,23 +1,23 @@
 //! The list of harnesses, and what needs all of them at once: resolving a dispatched event
 //! name, discovery order, and recognising an explicitly named file.
 
-use super::{Discovery, Harness};
 use crate::config::{Candidate, Roots};
+use crate::harness::{Discovery, Harness};
 use crate::vocab::{CanonicalEvent, Dialect, DispatchEvent, Scope, ToolResult};
 use std::path::Path;
 
 /// Every harness, in registry order (the order of [`Dialect::ALL`]).
 pub static HARNESSES: [&dyn Harness; 10] = [
-    &super::claude::Claude,
-    &super::codex::Codex,
-    &super::opencode::Opencode,
-    &super::hermes::Hermes,
-    &super::native::Native,
-    &super::agents::Agents,
-    &super::gemini::Gemini,
-    &super::cursor::Cursor,
-    &super::copilot::Copilot,
-    &super::windsurf::Windsurf,
+    &crate::harness::claude::Claude,
+    &crate::harness::codex::Codex,
+    &crate::harness::opencode::Opencode,
+    &crate::harness::hermes::Hermes,
+    &crate::harness::native::Native,
+    &crate::harness::agents::Agents,
+    &crate::harness::gemini::Gemini,
+    &crate::harness::cursor::Cursor,
+    &crate::harness::copilot::Copilot,
+    &crate::harness::windsurf::Windsurf,
 ];
 
 /// The harness of a dialect.
@@ -108,15 +108,6 @@ pub fn recognise(path: &Path, root: Option<&serde_json::Value>) -> Dialect {
         }
     }
     Claude
-}
-
-/// The parts of a path recognition looks at: base name, parent and grandparent names.
-pub fn path_parts(path: &Path) -> (&str, &str, &str) {
-    fn name(p: Option<&Path>) -> &str {
-        p.and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("")
-    }
-    let parent = path.parent();
-    (name(Some(path)), name(parent), name(parent.and_then(Path::parent)))
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The reader thread of `listen`: reads request lines, answers the ones that run no hook at
 //! once (batched), and hands the others to the in-order lane or to a concurrent task.
 
-use super::{answer, immediate, MAX_LINE};
+use crate::listen::{answer, immediate, MAX_LINE};
 use crate::protocol::{self, Envelope, Request};
 use crate::runtime::Runtime;
 use serde_json::Value;

@@ -5,8 +5,8 @@
 //! edited script needs a new approval. Hermes hooks follow Hermes' first-use consent: every one
 //! is listed and, once any approval is required, skipped until approved.
 
-use super::trust_store::{script_hash, TrustStatus, TrustStore};
 use crate::config::{Candidate, HandlerSpec, Hook};
+use crate::load::trust_store::{script_hash, TrustStatus, TrustStore};
 use crate::vocab::{ApprovalScope, Diagnostic, Scope};
 use serde::Serialize;
 use std::path::{Path, PathBuf};

@@ -1,9 +1,9 @@
 //! The candidate files of one load, in reading order: policy files, discovery (or the one
 //! explicit file, or both), then the plugins the host names.
 
-use super::{LoadOptions, Policy};
 use crate::config::Candidate;
 use crate::harness::{registry, HARNESSES};
+use crate::load::{LoadOptions, Policy};
 use crate::vocab::Scope;
 
 /// Every candidate file, in reading order.

@@ -1,12 +1,12 @@
 //! Reading the candidate files one by one: each file's text, its root, its harness's parser,
 //! its switches and the approvals its hooks need.
 
-use super::consent::{self, Consent};
-use super::switches::Switches;
-use super::{dedup, HookTable, LoadOptions, Loaded, Source};
 use crate::config::file::{parse_root, read_text, ReadError};
 use crate::config::{Candidate, FileCtx, Hook, LoadSink, OutboundTarget};
 use crate::harness::{self, Consent as Rule};
+use crate::load::consent::{self, Consent};
+use crate::load::switches::Switches;
+use crate::load::{dedup, HookTable, LoadOptions, Loaded, Source};
 use crate::vocab::{Diagnostic, Dialect, Origin, Scope};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
@@ -17,7 +17,7 @@ pub struct Reader<'a> {
     opts: &'a LoadOptions,
     consent: Consent,
     hooks: Vec<Hook>,
-    listed: Vec<super::ListedHook>,
+    listed: Vec<crate::load::ListedHook>,
     diagnostics: Vec<Diagnostic>,
     sources: Vec<Source>,
     outbound: Vec<OutboundTarget>,
@@ -32,7 +32,7 @@ pub struct Reader<'a> {
 impl<'a> Reader<'a> {
     pub fn new(opts: &'a LoadOptions) -> Self {
         let consent = Consent {
-            store: super::TrustStore::load(&super::store_path(&opts.home)),
+            store: crate::load::TrustStore::load(&crate::load::store_path(&opts.home)),
             scope: opts.require_approval,
             accept_all: opts.accept_hooks,
             drop_in: opts.drop_in,
@@ -150,7 +150,7 @@ impl<'a> Reader<'a> {
         if std::mem::replace(&mut self.extensions_added, true) {
             return Vec::new();
         }
-        let named: Vec<PathBuf> = super::discovery::plugin_files(self.opts).into_iter().map(|c| c.path).collect();
+        let named: Vec<PathBuf> = crate::load::discovery::plugin_files(self.opts).into_iter().map(|c| c.path).collect();
         self.extensions
             .iter()
             .filter(|(_, _, on)| *on)

@@ -33,7 +33,7 @@ impl Switches {
 
     /// Applies the switches to the loaded hooks; returns whether everything is off.
     pub fn apply(&self, hooks: &mut Vec<Hook>, hooks_off: bool, diags: &mut Vec<Diagnostic>) -> bool {
-        let managed = |h: &Hook| super::is_managed(h);
+        let managed = |h: &Hook| crate::load::is_managed(h);
         let has_managed = hooks.iter().any(managed);
         if let Some(file) = &self.managed_only {
             let before = hooks.len();

@@ -1,7 +1,7 @@
 //! The `listen` fast path: pings and dispatches that match no hook are answered straight from
 //! the line's bytes; anything unusual takes the full decoder in the parent module.
 
-use super::{dispatch_line, pong_line};
+use crate::protocol::{dispatch_line, pong_line};
 use crate::runtime::DispatchResult;
 use serde_json::Value;
 

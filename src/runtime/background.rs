@@ -4,7 +4,7 @@
 //! host can also listen (`runtime.on('async', cb)`). Nothing is written to `hookrt listen`'s
 //! stdout that a request did not ask for.
 
-use super::execute::Run;
+use crate::runtime::execute::Run;
 pub use crate::vocab::answer::Rewake;
 use serde::Serialize;
 use std::collections::HashMap;

@@ -1,12 +1,12 @@
 //! One dispatch as a host asks for it, what every hook of it shares ([`DispatchCtx`]), and its
 //! result.
 
-use super::env_file::EnvFile;
-use super::options::{Resolved, RunPolicy};
 use crate::config::Hook;
 use crate::contract::{payload, Outcome};
 use crate::handler::RunParts;
 use crate::harness::PayloadCtx;
+use crate::runtime::env_file::EnvFile;
+use crate::runtime::options::{Resolved, RunPolicy};
 use crate::vocab::text::{iso_now, quote, secs_label};
 use crate::vocab::CanonicalEvent;
 use serde::Serialize;
@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub use super::execute::{ProgressSink, Run};
+pub use crate::runtime::execute::{ProgressSink, Run};
 
 /// Why a dispatch has no result.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -2,10 +2,10 @@
 //! apply to every run (`onError`, `denyOnFailure`, `failClosed`, the context cap), with a
 //! progress report at the start and end for hosts that show it.
 
-use super::options::RunPolicy;
 use crate::config::Hook;
 use crate::contract::decode;
 use crate::handler::{self, Failure, RunCtx};
+use crate::runtime::options::RunPolicy;
 use crate::vocab::text::first_chars;
 use crate::vocab::{CanonicalEvent, Decision, Dialect, OnError, RunOutcome};
 use serde::{Serialize, Serializer};

@@ -2,7 +2,6 @@
 //! against the environment (`HOOKRT_HOME`, `HOOKRT_CONFIG`, `HOOKS=0`, ...), split by who uses
 //! them: the loader, the dispatcher, the handlers.
 
-use super::history::HistoryOptions;
 use crate::config::{PluginDir, Substitutions};
 use crate::handler::{Policy as HandlerPolicy, Resources};
 use crate::load::{LoadOptions, Policy};
@@ -100,6 +99,18 @@ pub struct RuntimeOptions {
     /// in a warning, the hook runs whenever its matcher matches; `hookrt listen`'s default,
     /// as the JavaScript implementation it replaces). Environment: `HOOKRT_IF_RULES`.
     pub if_rules: Option<IfRules>,
+}
+
+/// The `history` runtime option.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HistoryOptions {
+    pub path: PathBuf,
+    /// Rotation size (default 10 MiB): the file becomes `<path>.1` and a new one starts.
+    pub max_bytes: Option<u64>,
+    /// Also write each dispatch's payload (off: payloads may hold anything).
+    #[serde(default)]
+    pub payloads: bool,
 }
 
 /// Options resolved against the environment, split by who uses them.

@@ -2,10 +2,10 @@
 //! that feeds each hook the input the previous one returned; until done, the host's abort or
 //! `close()`.
 
-use super::dispatch::{DispatchCtx, DispatchError, ProgressSink, Run};
-use super::execute::execute;
-use super::Runtime;
 use crate::config::Hook;
+use crate::runtime::dispatch::{DispatchCtx, DispatchError, ProgressSink, Run};
+use crate::runtime::execute::execute;
+use crate::runtime::Runtime;
 use crate::vocab::{Concurrency, Decision, Order, RunOutcome};
 use futures::future::BoxFuture;
 use futures::FutureExt;

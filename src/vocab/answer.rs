@@ -3,7 +3,7 @@
 //! a run and the folded outcome carry ([`EventFields`]). Each harness reads its own answer shapes
 //! into these (`harness/<name>/`); `contract` decodes and folds.
 
-use super::decision::Decision;
+use crate::vocab::decision::Decision;
 use serde::Serialize;
 use serde_json::Value;
 

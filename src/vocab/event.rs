@@ -3,7 +3,7 @@
 //! context, what exit code 2 means and how output is read (docs/events.md). Each harness's
 //! spellings live in its own folder under `harness/`.
 
-use super::tool::ToolClass;
+use crate::vocab::tool::ToolClass;
 use serde::{Deserialize, Serialize};
 
 /// The events hookrt knows, independent of any dialect: every Claude Code hook event of 2026

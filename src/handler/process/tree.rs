@@ -106,12 +106,12 @@ impl ProcessTree {
         #[cfg(target_os = "linux")]
         {
             let needle = format!("{MARKER_VAR}={}\0", self.marker);
-            let mut pids = blocking(move || super::procfs::kill_marked(&needle)).await;
+            let mut pids = blocking(move || crate::handler::process::procfs::kill_marked(&needle)).await;
             if !self.reap {
                 return;
             }
             for _ in 0..50 {
-                pids = blocking(move || super::procfs::reap_adopted(pids)).await;
+                pids = blocking(move || crate::handler::process::procfs::reap_adopted(pids)).await;
                 if pids.is_empty() {
                     break;
                 }
@@ -146,7 +146,7 @@ fn group_has_live_members(pgid: Pid) -> bool {
         return false;
     }
     #[cfg(target_os = "linux")]
-    return super::procfs::members(pgid.as_raw()).iter().any(|m| m.state != 'Z' && m.state != 'X');
+    return crate::handler::process::procfs::members(pgid.as_raw()).iter().any(|m| m.state != 'Z' && m.state != 'X');
     #[cfg(not(target_os = "linux"))]
     true
 }
@@ -158,7 +158,7 @@ fn reap_group(pgid: Pid) -> bool {
     {
         use nix::sys::wait::{waitpid, WaitPidFlag};
         let me = std::process::id() as i32;
-        let ms = super::procfs::members(pgid.as_raw());
+        let ms = crate::handler::process::procfs::members(pgid.as_raw());
         for m in &ms {
             if m.ppid == me && m.state == 'Z' && m.pid != pgid.as_raw() {
                 let _ = waitpid(Pid::from_raw(m.pid), Some(WaitPidFlag::WNOHANG));

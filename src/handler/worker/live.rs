@@ -2,9 +2,9 @@
 //! supervisor task that owns the process tree and ends it (on exit, a timeout, idleness,
 //! reload or close), failing whatever is still in flight.
 
-use super::wire;
-use super::WorkerKey;
 use crate::handler::process::{self, tree::ProcessTree, ProcSpec, Program, KILL_GRACE};
+use crate::handler::worker::wire;
+use crate::handler::worker::WorkerKey;
 use crate::handler::{Failure, RunCtx};
 use crate::vocab::Raw;
 use crate::vocab::WorkerSettings;
@@ -34,7 +34,7 @@ fn groups() -> &'static Mutex<HashSet<i32>> {
 /// SIGKILLs every worker process group at once. The JS wrapper calls it when Node exits,
 /// when no async code (and so no supervisor) runs any more.
 pub fn kill_all_now() {
-    let gs: Vec<i32> = super::lock(groups()).drain().collect();
+    let gs: Vec<i32> = crate::handler::worker::lock(groups()).drain().collect();
     for g in gs {
         let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(g), nix::sys::signal::Signal::SIGKILL);
     }
@@ -83,7 +83,7 @@ impl Live {
         let mut child = cmd.spawn().map_err(|e| process::start_error(e, &spec))?;
         let tree = ProcessTree::new(child.id(), marker, spec.reap_orphans);
         if let Some(pid) = child.id().and_then(|p| i32::try_from(p).ok()) {
-            super::lock(groups()).insert(pid);
+            crate::handler::worker::lock(groups()).insert(pid);
         }
         tracing::debug!(hook = %hook_id, pid = child.id(), "worker started");
         let live = Arc::new(Live {
@@ -124,13 +124,13 @@ impl Live {
     ) -> Result<(u64, oneshot::Receiver<Result<Raw, Failure>>), Failure> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
-        match &mut *super::lock(&self.pending) {
+        match &mut *crate::handler::worker::lock(&self.pending) {
             Ok(m) => {
                 m.insert(id, tx);
             }
             Err(why) => return Err(why.clone()),
         }
-        *super::lock(&self.last_used) = Instant::now();
+        *crate::handler::worker::lock(&self.last_used) = Instant::now();
         let line = wire::request_line(id, event, payload_json);
         let mut stdin = self.stdin.lock().await;
         let written = match stdin.as_mut() {
@@ -148,37 +148,37 @@ impl Live {
 
     /// Drops a request whose caller gave up; its late answer is ignored.
     pub fn forget(&self, id: u64) {
-        if let Ok(m) = &mut *super::lock(&self.pending) {
+        if let Ok(m) = &mut *crate::handler::worker::lock(&self.pending) {
             m.remove(&id);
         }
     }
 
     /// Kills the worker's tree now; requests still in flight fail with `why`.
     pub fn kill(&self, why: &str) {
-        super::lock(&self.why).get_or_insert_with(|| why.to_owned());
+        crate::handler::worker::lock(&self.why).get_or_insert_with(|| why.to_owned());
         self.kill.cancel();
     }
 
     /// Closes stdin, waits the kill grace, then kills the tree.
     pub fn stop_gracefully(&self, why: &str) {
-        super::lock(&self.why).get_or_insert_with(|| why.to_owned());
+        crate::handler::worker::lock(&self.why).get_or_insert_with(|| why.to_owned());
         self.stop.cancel();
     }
 
     /// The worker has ended: what is in flight fails with `why`, and so does any later send.
     fn fail_all(&self, why: &str) {
         let failure = Failure::Worker(why.to_owned());
-        let pending = std::mem::replace(&mut *super::lock(&self.pending), Err(failure.clone()));
+        let pending = std::mem::replace(&mut *crate::handler::worker::lock(&self.pending), Err(failure.clone()));
         for tx in pending.into_iter().flat_map(HashMap::into_values) {
             let _ = tx.send(Err(failure.clone()));
         }
     }
 
     fn idle_deadline(&self, idle: Duration) -> Option<Instant> {
-        if super::lock(&self.pending).as_ref().map_or(true, |m| !m.is_empty()) {
+        if crate::handler::worker::lock(&self.pending).as_ref().map_or(true, |m| !m.is_empty()) {
             return None;
         }
-        super::lock(&self.last_used).checked_add(idle)
+        crate::handler::worker::lock(&self.last_used).checked_add(idle)
     }
 }
 
@@ -232,7 +232,7 @@ async fn supervise(
         End::Kill => {
             tree.terminate(Some(&mut child), KILL_GRACE).await;
             tree.kill_escaped().await;
-            super::lock(&live.why).clone().unwrap_or_else(|| "worker restarted".into())
+            crate::handler::worker::lock(&live.why).clone().unwrap_or_else(|| "worker restarted".into())
         }
         End::Graceful => {
             live.stop.cancel();
@@ -241,11 +241,11 @@ async fn supervise(
             tree.terminate(Some(&mut child), if exited { Duration::ZERO } else { KILL_GRACE }).await;
             tree.kill_escaped().await;
             tracing::debug!(hook = %live.hook_id, "worker stopped");
-            super::lock(&live.why).clone().unwrap_or_else(|| "worker stopped".into())
+            crate::handler::worker::lock(&live.why).clone().unwrap_or_else(|| "worker stopped".into())
         }
     };
     if let Some(p) = pid {
-        super::lock(groups()).remove(&p);
+        crate::handler::worker::lock(groups()).remove(&p);
     }
     live.fail_all(&why);
 }
@@ -271,13 +271,14 @@ async fn read_answers(live: Arc<Live>, out: tokio::process::ChildStdout) {
         }
         match wire::parse_answer(&buf) {
             Ok(a) => {
-                let Some(tx) = super::lock(&live.pending).as_mut().ok().and_then(|m| m.remove(&a.id)) else {
+                let Some(tx) = crate::handler::worker::lock(&live.pending).as_mut().ok().and_then(|m| m.remove(&a.id))
+                else {
                     tracing::info!(hook = %live.hook_id, id = a.id, "worker answered an unknown or abandoned request");
                     continue;
                 };
                 live.answered.store(true, Ordering::Relaxed);
-                *super::lock(&live.last_used) = Instant::now();
-                let raw = a.into_raw(|| std::mem::take(&mut *super::lock(&live.stderr)));
+                *crate::handler::worker::lock(&live.last_used) = Instant::now();
+                let raw = a.into_raw(|| std::mem::take(&mut *crate::handler::worker::lock(&live.stderr)));
                 let _ = tx.send(Ok(raw));
             }
             Err(wire::BadLine::NotJson) => {
@@ -297,7 +298,7 @@ async fn read_stderr(live: Arc<Live>, err: tokio::process::ChildStderr) {
         let wire::Line::Text(buf) = line else { continue };
         let line = String::from_utf8_lossy(&buf);
         tracing::info!(hook = %live.hook_id, "worker stderr: {line}");
-        let mut kept = super::lock(&live.stderr);
+        let mut kept = crate::handler::worker::lock(&live.stderr);
         if kept.len() + line.len() < STDERR_CAP {
             if !kept.is_empty() {
                 kept.push('\n');

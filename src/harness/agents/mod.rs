@@ -47,7 +47,7 @@ impl Harness for Agents {
     }
 
     fn owns_path(&self, path: &Path) -> bool {
-        crate::harness::registry::path_parts(path).1 == ".agents"
+        crate::config::candidate::path_parts(path).1 == ".agents"
     }
 
     fn file_kind(&self, _path: &Path) -> &'static str {

@@ -4,8 +4,20 @@
 
 use crate::config::if_rule::Rule;
 use crate::config::{ClaudeFields, HandlerSpec};
-use crate::vocab::{IfRules, OnError, Severity, WorkerSettings};
+use crate::vocab::{HandlerKind, IfRules, OnError, Severity, WorkerSettings};
 use serde_json::{Map, Value};
+
+/// What a family member's files allow beyond the shared shape.
+#[derive(Debug, Clone, Copy)]
+pub struct GroupRules {
+    /// Claude's handler rules (`http` with `allowedEnvVars`, `"worker": true`, `$ARGUMENTS`
+    /// appended to prompts): Claude and Codex.
+    pub claude_handlers: bool,
+    /// Per-hook `enabled: false` (Claude, Codex, native).
+    pub enabled_flag: bool,
+    /// The `type` words the dialect accepts.
+    pub kind: fn(&str) -> Option<HandlerKind>,
+}
 
 /// Reads `if`, `async`, `asyncRewake`, `once` and `statusMessage`.
 pub fn claude(

@@ -2,25 +2,15 @@
 //! `{Event: [{matcher, hooks: [{type, command, timeout, ...}]}]}`, with the JavaScript
 //! implementation's diagnostic wording (`hooks[PreToolUse][0].hooks[2]: missing command`).
 
-use super::fields;
-use super::handlers;
 use crate::config::matcher::{event_matcher, matcher_field, Matcher};
 use crate::config::{FileCtx, Hook, LoadSink};
+use crate::harness::claude::fields;
+use crate::harness::claude::handlers;
 use crate::vocab::text::quote;
-use crate::vocab::{EventSpec, HandlerKind, Severity};
+use crate::vocab::{EventSpec, Severity};
 use serde_json::{Map, Value};
 
-/// What a family member's files allow beyond the shared shape.
-#[derive(Debug, Clone, Copy)]
-pub struct GroupRules {
-    /// Claude's handler rules (`http` with `allowedEnvVars`, `"worker": true`, `$ARGUMENTS`
-    /// appended to prompts): Claude and Codex.
-    pub claude_handlers: bool,
-    /// Per-hook `enabled: false` (Claude, Codex, native).
-    pub enabled_flag: bool,
-    /// The `type` words the dialect accepts.
-    pub kind: fn(&str) -> Option<HandlerKind>,
-}
+pub use crate::harness::claude::fields::GroupRules;
 
 /// Parses an event map; returns the number of matcher groups accepted.
 pub fn parse_event_map(ctx: &FileCtx, rules: GroupRules, map: &Map<String, Value>, sink: &mut LoadSink) -> usize {

@@ -1,9 +1,9 @@
 //! The handler part of one Claude-shaped hook entry: `command` (or exec form `args`, or a
 //! worker), `http`, `mcp_tool`, `prompt`, `agent`/`subagent`, and the aliases native files allow.
 
-use super::fields::worker_settings;
-use super::groups::GroupRules;
 use crate::config::{HandlerSpec, Substitutions};
+use crate::harness::claude::fields::worker_settings;
+use crate::harness::claude::fields::GroupRules;
 use crate::vocab::text::quote;
 use crate::vocab::{HandlerKind, Severity};
 use serde_json::{Map, Value};

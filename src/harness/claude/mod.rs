@@ -78,7 +78,7 @@ impl Harness for Claude {
     }
 
     fn owns_path(&self, path: &Path) -> bool {
-        let (name, parent, _) = crate::harness::registry::path_parts(path);
+        let (name, parent, _) = crate::config::candidate::path_parts(path);
         parent == ".claude" || (name.starts_with("settings") && name.ends_with(".json"))
     }
 

@@ -64,7 +64,7 @@ impl Harness for Codex {
     }
 
     fn owns_path(&self, path: &Path) -> bool {
-        let (name, parent, _) = crate::harness::registry::path_parts(path);
+        let (name, parent, _) = crate::config::candidate::path_parts(path);
         parent == ".codex" || name == "config.toml"
     }
 

@@ -78,7 +78,7 @@ impl Harness for Copilot {
     }
 
     fn owns_path(&self, path: &Path) -> bool {
-        matches!(crate::harness::registry::path_parts(path), (_, "hooks", ".github" | ".copilot"))
+        matches!(crate::config::candidate::path_parts(path), (_, "hooks", ".github" | ".copilot"))
     }
 
     fn owns_event_names(&self, keys: &[&str]) -> bool {

@@ -62,7 +62,7 @@ impl Harness for Cursor {
     }
 
     fn owns_path(&self, path: &Path) -> bool {
-        matches!(crate::harness::registry::path_parts(path).1, ".cursor" | "cursor")
+        matches!(crate::config::candidate::path_parts(path).1, ".cursor" | "cursor")
     }
 
     fn owns_event_names(&self, keys: &[&str]) -> bool {

@@ -3,9 +3,9 @@
 //! "sequential", "hooks": [{"name", "type": "command", "command", "timeout" (ms)}]}]}}`.
 //! Tool-event matchers are regexes (an invalid one matches exactly), lifecycle matchers exact.
 
-use super::DEFAULT_TIMEOUT_MS;
 use crate::config::entry::{self, Entry, Unit};
 use crate::config::{FileCtx, LoadSink, Matcher};
+use crate::harness::gemini::DEFAULT_TIMEOUT_MS;
 use crate::vocab::{EventSpec, MatcherStyle, Order, Severity};
 use serde_json::{Map, Value};
 

@@ -64,7 +64,7 @@ impl Harness for Gemini {
     }
 
     fn owns_path(&self, path: &Path) -> bool {
-        crate::harness::registry::path_parts(path).1 == ".gemini"
+        crate::config::candidate::path_parts(path).1 == ".gemini"
     }
 
     fn owns_event_names(&self, keys: &[&str]) -> bool {

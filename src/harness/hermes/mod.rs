@@ -47,7 +47,7 @@ impl Harness for Hermes {
     }
 
     fn owns_path(&self, path: &Path) -> bool {
-        let (name, parent, _) = crate::harness::registry::path_parts(path);
+        let (name, parent, _) = crate::config::candidate::path_parts(path);
         parent == ".hermes" || name.ends_with(".yaml") || name.ends_with(".yml")
     }
 

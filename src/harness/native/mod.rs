@@ -52,7 +52,7 @@ impl Harness for Native {
     }
 
     fn owns_path(&self, path: &Path) -> bool {
-        crate::harness::registry::path_parts(path).0 == ".dsh-hooks.json"
+        crate::config::candidate::path_parts(path).0 == ".dsh-hooks.json"
     }
 
     /// Colon names (`tool:before`) are canonical ones.

@@ -66,7 +66,7 @@ impl Harness for Opencode {
     }
 
     fn owns_path(&self, path: &Path) -> bool {
-        crate::harness::registry::path_parts(path).0.starts_with("opencode.json")
+        crate::config::candidate::path_parts(path).0.starts_with("opencode.json")
     }
 
     /// Dotted names (`tool.execute.before`) are opencode's.

@@ -48,7 +48,7 @@ impl Harness for Windsurf {
     }
 
     fn owns_path(&self, path: &Path) -> bool {
-        matches!(crate::harness::registry::path_parts(path).1, ".windsurf" | "windsurf")
+        matches!(crate::config::candidate::path_parts(path).1, ".windsurf" | "windsurf")
     }
 
     fn owns_event_names(&self, keys: &[&str]) -> bool {

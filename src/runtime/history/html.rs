@@ -2,7 +2,7 @@
 //! embedded as JSON, nothing fetched) drawing each dispatch as a row and each hook run as a bar
 //! from its start to its end, coloured by decision, with the run's details on hover and click.
 
-use super::Record;
+use crate::runtime::history::Record;
 
 /// The page for these records.
 pub fn page(records: &[Record]) -> String {

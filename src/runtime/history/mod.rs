@@ -16,17 +16,7 @@ use std::sync::mpsc::{sync_channel, SyncSender, TrySendError};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// The `history` runtime option.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct HistoryOptions {
-    pub path: PathBuf,
-    /// Rotation size (default 10 MiB): the file becomes `<path>.1` and a new one starts.
-    pub max_bytes: Option<u64>,
-    /// Also write each dispatch's payload (off: payloads may hold anything).
-    #[serde(default)]
-    pub payloads: bool,
-}
+pub use crate::runtime::options::HistoryOptions;
 
 /// Default rotation size.
 pub const DEFAULT_MAX_BYTES: u64 = 10 * 1024 * 1024;

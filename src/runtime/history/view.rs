@@ -1,7 +1,7 @@
 //! `hookrt history`: reading history files back (skipping broken lines), filtering, the
 //! terminal table, `--json`, and `--follow`.
 
-use super::{Record, RunRecord};
+use crate::runtime::history::{Record, RunRecord};
 use std::io::{BufRead, Seek, Write};
 use std::path::{Path, PathBuf};
 
@@ -45,7 +45,7 @@ impl Filter {
 pub fn read(path: &Path) -> (Vec<Record>, usize) {
     let mut out = Vec::new();
     let mut skipped = 0;
-    for p in [super::rotated(path), path.to_path_buf()] {
+    for p in [crate::runtime::history::rotated(path), path.to_path_buf()] {
         let Ok(f) = std::fs::File::open(&p) else { continue };
         for line in std::io::BufReader::new(f).split(b'\n').map_while(Result::ok) {
             parse_line(&line, &mut out, &mut skipped);
@@ -61,7 +61,7 @@ fn parse_line(line: &[u8], out: &mut Vec<Record>, skipped: &mut usize) {
     match serde_json::from_slice::<Record>(line) {
         Ok(r) => out.push(r),
         // `{"ts","dropped"}` lines are bookkeeping, not broken.
-        Err(_) if serde_json::from_slice::<super::Dropped>(line).is_ok() => {}
+        Err(_) if serde_json::from_slice::<crate::runtime::history::Dropped>(line).is_ok() => {}
         Err(_) => *skipped += 1,
     }
 }
