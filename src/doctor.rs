@@ -117,26 +117,8 @@ fn check_program(words: &[String], cwd: &Path, problems: &mut Vec<String>) -> Op
 
 /// Examines and trial-runs one hook.
 pub async fn examine(rt: &Runtime, hook: Arc<Hook>) -> Report {
-    let cwd = rt.options().policy.cwd.clone();
     let mut problems = Vec::new();
-    let program = match &hook.handler {
-        HandlerSpec::Shell { command, args: Some(args), .. }
-        | HandlerSpec::Worker { command, args: Some(args), .. } => {
-            let mut words = vec![command.clone()];
-            words.extend(args.iter().cloned());
-            check_program(&words, &cwd, &mut problems)
-        }
-        HandlerSpec::Shell { command, args: None, .. }
-        | HandlerSpec::Worker { command, args: None, .. }
-        | HandlerSpec::Proxy { command: Some(command), .. } => match shlex::split(command) {
-            Some(words) => check_program(&words, &cwd, &mut problems),
-            None => {
-                problems.push("the command has unbalanced quotes".into());
-                None
-            }
-        },
-        _ => None,
-    };
+    let program = program(&hook, &rt.options().policy.cwd, &mut problems);
     let run = rt.trial(hook.clone(), synthetic_payload(&hook), TRIAL_CAP).await;
     // A worker was started for the trial request (its time is the round trip including the
     // start); it does not outlive the check.
@@ -153,10 +135,37 @@ pub async fn examine(rt: &Runtime, hook: Arc<Hook>) -> Report {
         duration_ms: 0,
         problems,
     };
-    let Some(run) = run else {
-        report.problems.push("the trial run was aborted".into());
-        return report;
-    };
+    match run {
+        Some(run) => judge(&run, &mut report),
+        None => report.problems.push("the trial run was aborted".into()),
+    }
+    report
+}
+
+/// The program a hook runs (checked to exist and be executable), when it runs one.
+fn program(hook: &Hook, cwd: &Path, problems: &mut Vec<String>) -> Option<String> {
+    match &hook.handler {
+        HandlerSpec::Shell { command, args: Some(args), .. }
+        | HandlerSpec::Worker { command, args: Some(args), .. } => {
+            let mut words = vec![command.clone()];
+            words.extend(args.iter().cloned());
+            check_program(&words, cwd, problems)
+        }
+        HandlerSpec::Shell { command, args: None, .. }
+        | HandlerSpec::Worker { command, args: None, .. }
+        | HandlerSpec::Proxy { command: Some(command), .. } => match shlex::split(command) {
+            Some(words) => check_program(&words, cwd, problems),
+            None => {
+                problems.push("the command has unbalanced quotes".into());
+                None
+            }
+        },
+        _ => None,
+    }
+}
+
+/// What the trial run says: its decision and time, and what was wrong with it.
+fn judge(run: &crate::runtime::Run, report: &mut Report) {
     report.duration_ms = run.duration_ms;
     report.decision = Some(run.outcome.decision.unwrap_or(Decision::None));
     report.exit_code = run.outcome.exit_code;
@@ -167,10 +176,8 @@ pub async fn examine(rt: &Runtime, hook: Arc<Hook>) -> Report {
         Some(Some(0)) | Some(Some(2)) | None => {}
         Some(Some(c)) => {
             let first = run.outcome.stderr.lines().next().unwrap_or("").to_owned();
-            report.problems.push(format!(
-                "exited with code {c} (a non-blocking error){}",
-                if first.is_empty() { String::new() } else { format!(": {first}") }
-            ));
+            let first = if first.is_empty() { String::new() } else { format!(": {first}") };
+            report.problems.push(format!("exited with code {c} (a non-blocking error){first}"));
         }
         Some(None) => report.problems.push("was killed by a signal".into()),
     }
@@ -184,7 +191,6 @@ pub async fn examine(rt: &Runtime, hook: Arc<Hook>) -> Report {
     if run.outcome.truncated {
         report.problems.push("printed more than the output cap; the rest was dropped".into());
     }
-    report
 }
 
 /// Examines every hook, in configuration order.

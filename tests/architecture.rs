@@ -327,3 +327,46 @@ fn the_checker_finds_upward_imports_and_cycles() {
         "{c:?}"
     );
 }
+
+/// Every function of `src/` (tests aside) fits in one screen: at most 60 lines from `fn` to its
+/// closing brace.
+#[test]
+fn no_function_is_over_sixty_lines() {
+    let files = read_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let mut long = Vec::new();
+    for (m, (src, _)) in &files {
+        let code = code_only(src);
+        let b = code.as_bytes();
+        let mut from = 0;
+        while let Some(pos) = code[from..].find("fn ") {
+            let at = from + pos;
+            from = at + 3;
+            if at > 0 && (b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_') {
+                continue;
+            }
+            // The body starts at the first `{` outside parentheses; a `;` first means no body.
+            let (mut k, mut depth) = (at, 0i32);
+            while k < b.len() && !(depth == 0 && (b[k] == b'{' || b[k] == b';')) {
+                depth += i32::from(b[k] == b'(' || b[k] == b'[') - i32::from(b[k] == b')' || b[k] == b']');
+                k += 1;
+            }
+            if k >= b.len() || b[k] == b';' {
+                continue;
+            }
+            let (mut e, mut d) = (k, 0);
+            while e < b.len() {
+                d += i32::from(b[e] == b'{') - i32::from(b[e] == b'}');
+                if d == 0 {
+                    break;
+                }
+                e += 1;
+            }
+            let lines = code[at..e].matches('\n').count() + 1;
+            if lines > 60 {
+                let name: String = code[at + 3..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                long.push(format!("{}::{name} ({lines} lines)", m.join("/")));
+            }
+        }
+    }
+    assert!(long.is_empty(), "functions over 60 lines:\n{}", long.join("\n"));
+}

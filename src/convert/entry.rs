@@ -1,79 +1,27 @@
 //! One hook's entry object in the target dialect's field names: the handler, timeout units,
 //! flags; what the target cannot say is a warning.
 
+use super::NotConverted;
 use crate::config::{HandlerSpec, Hook};
 use crate::vocab::Dialect;
 use serde_json::{json, Map, Value};
 
 /// The hook's entry object in the target's field names.
-pub fn entry(h: &Hook, to: Dialect, warns: &mut Vec<String>) -> Result<Map<String, Value>, String> {
-    let mut e = Map::new();
+pub fn entry(h: &Hook, to: Dialect, warns: &mut Vec<String>) -> Result<Map<String, Value>, NotConverted> {
     let (command, args, worker) = match &h.handler {
-        HandlerSpec::Shell { command, args, .. } => (command, args, false),
-        HandlerSpec::Worker { command, args, .. } => (command, args, true),
+        HandlerSpec::Shell { command, args, .. } => (command, args.as_deref(), false),
+        HandlerSpec::Worker { command, args, .. } => (command, args.as_deref(), true),
         other if matches!(to, Dialect::Claude | Dialect::Codex) => {
-            let mut v = serde_json::to_value(other).unwrap_or_default();
-            if let Some(o) = v.as_object_mut() {
-                let kind = o.remove("kind");
-                let ty = match kind.as_ref().and_then(Value::as_str) {
-                    Some("oracle") => "prompt",
-                    Some("proxy") => "agent",
-                    Some("webhook") | Some("http") => "http",
-                    Some(k) => k,
-                    None => "command",
-                };
-                e.insert("type".into(), json!(ty));
-                e.extend(o.clone());
-            }
+            let mut e = handler_entry(other);
             add_timeout(&mut e, h, to, warns);
             return Ok(e);
         }
-        other => return Err(format!("{} hooks cannot be written as {}", other.kind().as_str(), to.as_str())),
+        other => return Err(NotConverted::Handler { kind: other.kind().as_str(), to: to.as_str() }),
     };
     if worker && !matches!(to, Dialect::Claude | Dialect::Codex | Dialect::Native) {
         warns.push("worker: written as a plain command hook".into());
     }
-    match to {
-        Dialect::Copilot => {
-            e.insert("type".into(), json!("command"));
-            match args {
-                Some(a) => {
-                    e.insert("exec".into(), json!(command));
-                    e.insert("args".into(), json!(a));
-                }
-                None => {
-                    e.insert("bash".into(), json!(command));
-                }
-            }
-        }
-        Dialect::Cursor | Dialect::Windsurf => {
-            e.insert("command".into(), json!(shell_line(command, args.as_deref(), warns)));
-        }
-        Dialect::Native => {
-            e.insert("type".into(), json!(if worker { "worker" } else { "shell" }));
-            e.insert("command".into(), json!(command));
-            if let Some(a) = args {
-                e.insert("args".into(), json!(a));
-            }
-        }
-        Dialect::Gemini | Dialect::Opencode => {
-            e.insert("type".into(), json!("command"));
-            e.insert("command".into(), json!(shell_line(command, args.as_deref(), warns)));
-            if let (Dialect::Gemini, Some(n)) = (to, &h.harness.name) {
-                e.insert("name".into(), json!(n));
-            }
-        }
-        _ => {
-            e.insert("type".into(), json!("command"));
-            e.insert("command".into(), json!(command));
-            if let Some(a) = args {
-                e.insert("args".into(), json!(a));
-            }
-            if worker {
-                e.insert("worker".into(), json!(true));
-            }
-        }
-    }
+    let mut e = command_entry(h, to, (command, args, worker), warns);
     add_timeout(&mut e, h, to, warns);
     if h.fail_closed {
         match to {
@@ -87,6 +35,73 @@ pub fn entry(h: &Hook, to: Dialect, warns: &mut Vec<String>) -> Result<Map<Strin
         warns.push("disabled hook converted as enabled".into());
     }
     Ok(e)
+}
+
+/// A webhook, prompt, agent or MCP hook as Claude and Codex write it.
+fn handler_entry(handler: &HandlerSpec) -> Map<String, Value> {
+    let mut e = Map::new();
+    let mut v = serde_json::to_value(handler).unwrap_or_default();
+    if let Some(o) = v.as_object_mut() {
+        let kind = o.remove("kind");
+        let ty = match kind.as_ref().and_then(Value::as_str) {
+            Some("oracle") => "prompt",
+            Some("proxy") => "agent",
+            Some("webhook") | Some("http") => "http",
+            Some(k) => k,
+            None => "command",
+        };
+        e.insert("type".into(), json!(ty));
+        e.extend(o.clone());
+    }
+    e
+}
+
+/// A command hook (shell line or exec form, maybe a worker) in the target's fields.
+fn command_entry(
+    h: &Hook,
+    to: Dialect,
+    (command, args, worker): (&str, Option<&[String]>, bool),
+    warns: &mut Vec<String>,
+) -> Map<String, Value> {
+    let mut e = Map::new();
+    let exec = |e: &mut Map<String, Value>, key: &str| {
+        e.insert(key.into(), json!(command));
+        if let Some(a) = args {
+            e.insert("args".into(), json!(a));
+        }
+    };
+    match to {
+        Dialect::Copilot => {
+            e.insert("type".into(), json!("command"));
+            if args.is_some() {
+                exec(&mut e, "exec");
+            } else {
+                e.insert("bash".into(), json!(command));
+            }
+        }
+        Dialect::Cursor | Dialect::Windsurf => {
+            e.insert("command".into(), json!(shell_line(command, args, warns)));
+        }
+        Dialect::Native => {
+            e.insert("type".into(), json!(if worker { "worker" } else { "shell" }));
+            exec(&mut e, "command");
+        }
+        Dialect::Gemini | Dialect::Opencode => {
+            e.insert("type".into(), json!("command"));
+            e.insert("command".into(), json!(shell_line(command, args, warns)));
+            if let (Dialect::Gemini, Some(n)) = (to, &h.harness.name) {
+                e.insert("name".into(), json!(n));
+            }
+        }
+        _ => {
+            e.insert("type".into(), json!("command"));
+            exec(&mut e, "command");
+            if worker {
+                e.insert("worker".into(), json!(true));
+            }
+        }
+    }
+    e
 }
 
 /// An exec-form command as one shell line (quoted) for targets without `args`.

@@ -2,6 +2,7 @@
 //! event (tool-class events such as Cursor's `beforeShellExecution` become a matcher, and
 //! back), tool names through `harness::tools`.
 
+use super::NotConverted;
 use crate::config::{Hook, Matcher};
 use crate::harness::{self, tools};
 use crate::vocab::text::quote;
@@ -11,7 +12,7 @@ use serde_json::{Map, Value};
 pub type Parts = (String, Option<String>, Map<String, Value>, Vec<String>);
 
 /// One hook as the target writes it: event name, matcher, entry object, warnings.
-pub fn convert_hook(h: &Hook, to: Dialect) -> Result<Parts, String> {
+pub fn convert_hook(h: &Hook, to: Dialect) -> Result<Parts, NotConverted> {
     let mut warns = Vec::new();
     // The matcher in Claude's tool names; a tool-class event is the class's matcher.
     let mut matcher = h.matcher_text.clone().filter(|m| !Matcher::is_match_all(m));
@@ -83,61 +84,27 @@ fn takes_matcher(to: Dialect, canonical: CanonicalEvent, event: &str) -> bool {
 }
 
 /// The target's event name; `true` when it is a tool-class event standing for the matcher.
-fn event_name(h: &Hook, to: Dialect, matcher: Option<&str>, warns: &mut Vec<String>) -> Result<(String, bool), String> {
+fn event_name(
+    h: &Hook,
+    to: Dialect,
+    matcher: Option<&str>,
+    warns: &mut Vec<String>,
+) -> Result<(String, bool), NotConverted> {
     let (c, r) = (h.canonical, h.tool_result);
-    let missing = || format!("{} has no {} event", to.as_str(), c.as_str());
+    let missing = || NotConverted::NoEvent { to: to.as_str(), event: c.as_str() };
     // Cursor and Windsurf hook a class of tools by event name.
     if matches!(to, Dialect::Cursor | Dialect::Windsurf)
         && matches!(c, CanonicalEvent::ToolBefore | CanonicalEvent::ToolAfter)
     {
-        let class = matcher.and_then(class_of_matcher);
-        let by_class =
-            harness::of(to).events().iter().find(|e| e.canonical == c && e.class.is_some() && e.class == class);
-        if let Some(e) = by_class {
-            let full = e.class.map(tools::class_matcher).unwrap_or_default();
-            if matcher != Some(full) {
-                warns.push(format!(
-                    "matcher {:?} widened to every tool {} hooks ({full})",
-                    matcher.unwrap_or("*"),
-                    e.name
-                ));
-            }
-            return Ok((e.name.to_owned(), true));
-        }
-        if to == Dialect::Windsurf {
-            return Err(format!(
-                "Windsurf hooks only shell, read, write and MCP tool calls; matcher {:?} is none of those",
-                matcher.unwrap_or("*")
-            ));
+        if let Some(name) = class_event(to, c, matcher, warns)? {
+            return Ok((name, true));
         }
     }
     let name = match to {
-        Dialect::Claude | Dialect::Codex => {
-            let in_codex = harness::codex::EVENTS.iter().any(|e| e.canonical == c);
-            let ok = harness::claude::events::has(c) && (to == Dialect::Claude || in_codex);
-            if !ok {
-                return Err(missing());
-            }
-            match (c, r) {
-                (CanonicalEvent::ToolAfter, ToolResult::Failure) if to == Dialect::Codex => {
-                    warns.push(
-                        "Codex has no PostToolUseFailure; written as PostToolUse (runs after every tool call)".into(),
-                    );
-                    "PostToolUse".to_owned()
-                }
-                (CanonicalEvent::ToolAfter, ToolResult::Failure) => "PostToolUseFailure".to_owned(),
-                (CanonicalEvent::ToolAfter, ToolResult::Either)
-                    if to == Dialect::Claude && h.dialect != Dialect::Codex =>
-                {
-                    warns.push("PostToolUse runs only after successful tool calls in Claude Code".into());
-                    "PostToolUse".to_owned()
-                }
-                _ => harness::claude::events::name_of(c).to_owned(),
-            }
-        }
+        Dialect::Claude | Dialect::Codex => claude_name(h, to, warns).ok_or_else(missing)?,
         Dialect::Opencode => name_for(to, c, ToolResult::Either).ok_or_else(missing)?.to_owned(),
         Dialect::Native => c.as_str().to_owned(),
-        Dialect::Hermes | Dialect::Agents => return Err(format!("converting to {} is not supported", to.as_str())),
+        Dialect::Hermes | Dialect::Agents => return Err(NotConverted::Target(to.as_str())),
         d => name_for(d, c, r)
             .or_else(|| name_for(d, c, ToolResult::Either))
             .or_else(|| name_for(d, c, ToolResult::Success))
@@ -145,6 +112,50 @@ fn event_name(h: &Hook, to: Dialect, matcher: Option<&str>, warns: &mut Vec<Stri
             .to_owned(),
     };
     Ok((name, false))
+}
+
+/// The tool-class event (`beforeShellExecution`) a matcher's tools belong to; Windsurf has no
+/// other way to hook a tool.
+fn class_event(
+    to: Dialect,
+    c: CanonicalEvent,
+    matcher: Option<&str>,
+    warns: &mut Vec<String>,
+) -> Result<Option<String>, NotConverted> {
+    let class = matcher.and_then(class_of_matcher);
+    let by_class = harness::of(to).events().iter().find(|e| e.canonical == c && e.class.is_some() && e.class == class);
+    if let Some(e) = by_class {
+        let full = e.class.map(tools::class_matcher).unwrap_or_default();
+        if matcher != Some(full) {
+            warns.push(format!("matcher {:?} widened to every tool {} hooks ({full})", matcher.unwrap_or("*"), e.name));
+        }
+        return Ok(Some(e.name.to_owned()));
+    }
+    if to == Dialect::Windsurf {
+        return Err(NotConverted::NoToolClass(matcher.unwrap_or("*").to_owned()));
+    }
+    Ok(None)
+}
+
+/// Claude's or Codex's name of the hook's event, where the target has it.
+fn claude_name(h: &Hook, to: Dialect, warns: &mut Vec<String>) -> Option<String> {
+    let c = h.canonical;
+    let in_codex = harness::codex::EVENTS.iter().any(|e| e.canonical == c);
+    if !(harness::claude::events::has(c) && (to == Dialect::Claude || in_codex)) {
+        return None;
+    }
+    Some(match (c, h.tool_result) {
+        (CanonicalEvent::ToolAfter, ToolResult::Failure) if to == Dialect::Codex => {
+            warns.push("Codex has no PostToolUseFailure; written as PostToolUse (runs after every tool call)".into());
+            "PostToolUse".to_owned()
+        }
+        (CanonicalEvent::ToolAfter, ToolResult::Failure) => "PostToolUseFailure".to_owned(),
+        (CanonicalEvent::ToolAfter, ToolResult::Either) if to == Dialect::Claude && h.dialect != Dialect::Codex => {
+            warns.push("PostToolUse runs only after successful tool calls in Claude Code".into());
+            "PostToolUse".to_owned()
+        }
+        _ => harness::claude::events::name_of(c).to_owned(),
+    })
 }
 
 fn class_of_matcher(m: &str) -> Option<ToolClass> {

@@ -6,6 +6,19 @@
 mod entry;
 mod event;
 
+/// Why one hook is not converted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotConverted {
+    #[error("{to} has no {event} event")]
+    NoEvent { to: &'static str, event: &'static str },
+    #[error("converting to {0} is not supported")]
+    Target(&'static str),
+    #[error("{kind} hooks cannot be written as {to}")]
+    Handler { kind: &'static str, to: &'static str },
+    #[error("Windsurf hooks only shell, read, write and MCP tool calls; matcher {0:?} is none of those")]
+    NoToolClass(String),
+}
+
 use crate::config::Hook;
 use crate::load::{load, LoadOptions};
 use crate::vocab::{Dialect, Severity};

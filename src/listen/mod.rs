@@ -37,7 +37,7 @@ pub enum Ended {
 async fn answer(rt: &Runtime, env: Envelope) -> String {
     let id = env.id.as_ref();
     match env.request {
-        Err(e) => protocol::error_line(&e, id),
+        Err(e) => protocol::error_line(&e.to_string(), id),
         Ok(Request::Ping) => protocol::pong_line(id),
         Ok(Request::Bye) => protocol::bye_line(id),
         Ok(Request::Reload) => {
@@ -61,7 +61,7 @@ async fn answer(rt: &Runtime, env: Envelope) -> String {
 pub(crate) fn immediate(rt: &Runtime, env: &Envelope) -> Option<String> {
     let id = env.id.as_ref();
     match &env.request {
-        Err(e) => Some(protocol::error_line(e, id)),
+        Err(e) => Some(protocol::error_line(&e.to_string(), id)),
         Ok(Request::Ping) => Some(protocol::pong_line(id)),
         Ok(Request::Dispatch(req)) if !rt.is_closed() => {
             let ev = Runtime::resolve_event(&req.event).ok()?;
@@ -125,24 +125,7 @@ where
         _ = shutdown.cancelled() => { interrupted = true; None }
         done = reader_done => done.ok().and_then(|d| d.bye),
     };
-    if interrupted {
-        rt.close();
-    }
-    // Finish what was received (aborted quickly after a shutdown).
-    tracker.close();
-    let drain = async {
-        let _ = serial.await;
-        tracker.wait().await;
-    };
-    tokio::pin!(drain);
-    tokio::select! {
-        _ = &mut drain => {}
-        _ = shutdown.cancelled(), if !interrupted => {
-            rt.close();
-            interrupted = true;
-            drain.await;
-        }
-    }
+    let interrupted = finish(&rt, serial, tracker, &shutdown, interrupted).await;
     if let (Some(id), false) = (bye, interrupted) {
         let _ = out_tx.send(protocol::bye_line(id.as_ref()));
     }
@@ -154,6 +137,34 @@ where
     // flushes after every burst, so waiting for the queue to empty is enough.
     let _ = tokio::time::timeout(std::time::Duration::from_secs(5), writer_done).await;
     Ended::Finished
+}
+
+/// Finishes what was received (aborted quickly after a shutdown); returns whether serving was
+/// interrupted.
+async fn finish(
+    rt: &Runtime,
+    serial: tokio::task::JoinHandle<()>,
+    tracker: TaskTracker,
+    shutdown: &CancellationToken,
+    interrupted: bool,
+) -> bool {
+    if interrupted {
+        rt.close();
+    }
+    tracker.close();
+    let drain = async {
+        let _ = serial.await;
+        tracker.wait().await;
+    };
+    tokio::pin!(drain);
+    tokio::select! {
+        _ = &mut drain => interrupted,
+        _ = shutdown.cancelled(), if !interrupted => {
+            rt.close();
+            drain.await;
+            true
+        }
+    }
 }
 
 /// The in-order lane: requests without an id, one at a time, answers in arrival order.

@@ -70,9 +70,7 @@ impl Reader {
             }
             let env = match read_line(&mut input, &mut buf) {
                 Err(_) | Ok(Ok(false)) => break,
-                Ok(Err(())) => {
-                    Envelope { id: None, request: Err(format!("request is too large (over {MAX_LINE} bytes)")) }
-                }
+                Ok(Err(())) => Envelope { id: None, request: Err(protocol::ProtocolError::TooLarge(MAX_LINE)) },
                 Ok(Ok(true)) if buf.iter().all(u8::is_ascii_whitespace) => continue,
                 Ok(Ok(true)) => match self.fast(&buf) {
                     Some(true) => continue,

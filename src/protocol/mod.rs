@@ -17,11 +17,32 @@ pub enum Request {
     Bye,
 }
 
+/// Why a request line is answered with `{"ok":false,"error":…}`; the texts are the
+/// JavaScript implementation's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProtocolError {
+    #[error("request is not valid JSON")]
+    NotJson,
+    /// `op` missing or not a string: its JSON text, `undefined` when missing.
+    #[error("unknown op {0}")]
+    UnknownOp(String),
+    #[error("dispatch requires an event name")]
+    NoEvent,
+    #[error("unknown event {}", crate::vocab::text::quote(.0))]
+    UnknownEvent(String),
+    #[error("dispatch payload must be a JSON object")]
+    PayloadNotObject,
+    #[error("dispatch {0} must be a string")]
+    NotAString(&'static str),
+    #[error("request is too large (over {0} bytes)")]
+    TooLarge(usize),
+}
+
 /// A request line: its id (echoed in the response) and what it asks, or the error to answer.
 #[derive(Debug, Clone)]
 pub struct Envelope {
     pub id: Option<Value>,
-    pub request: Result<Request, String>,
+    pub request: Result<Request, ProtocolError>,
 }
 
 /// Decodes one line (already known not to be blank). Invalid UTF-8 is replaced, as the
@@ -29,41 +50,41 @@ pub struct Envelope {
 pub fn parse_line(line: &[u8]) -> Envelope {
     let text = String::from_utf8_lossy(line);
     let Ok(value) = serde_json::from_str::<Value>(&text) else {
-        return Envelope { id: None, request: Err("request is not valid JSON".into()) };
+        return Envelope { id: None, request: Err(ProtocolError::NotJson) };
     };
     let Value::Object(mut obj) = value else {
-        return Envelope { id: None, request: Err("unknown op undefined".into()) };
+        return Envelope { id: None, request: Err(ProtocolError::UnknownOp("undefined".into())) };
     };
     let id = obj.remove("id").filter(|v| !v.is_null());
     let request = match obj.get("op") {
-        None => Err("unknown op undefined".into()),
+        None => Err(ProtocolError::UnknownOp("undefined".into())),
         Some(Value::String(op)) => match op.as_str() {
             "ping" => Ok(Request::Ping),
             "reload" => Ok(Request::Reload),
             "bye" => Ok(Request::Bye),
             "dispatch" => parse_dispatch(obj),
-            _ => Err(format!("unknown op {}", Value::String(op.clone()))),
+            _ => Err(ProtocolError::UnknownOp(Value::String(op.clone()).to_string())),
         },
-        Some(other) => Err(format!("unknown op {other}")),
+        Some(other) => Err(ProtocolError::UnknownOp(other.to_string())),
     };
     Envelope { id, request }
 }
 
-fn parse_dispatch(mut obj: Map<String, Value>) -> Result<Request, String> {
+fn parse_dispatch(mut obj: Map<String, Value>) -> Result<Request, ProtocolError> {
     let event = match obj.remove("event") {
         Some(Value::String(e)) if !e.is_empty() => e,
-        _ => return Err("dispatch requires an event name".into()),
+        _ => return Err(ProtocolError::NoEvent),
     };
-    Runtime::resolve_event(&event).map_err(|e| e.to_string())?;
+    Runtime::resolve_event(&event).map_err(|_| ProtocolError::UnknownEvent(event.clone()))?;
     let payload = match obj.remove("payload") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(p)) => p,
-        Some(_) => return Err("dispatch payload must be a JSON object".into()),
+        Some(_) => return Err(ProtocolError::PayloadNotObject),
     };
-    let opt_string = |v: Option<Value>, field: &str| match v {
+    let opt_string = |v: Option<Value>, field: &'static str| match v {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(format!("dispatch {field} must be a string")),
+        Some(_) => Err(ProtocolError::NotAString(field)),
     };
     let subject = opt_string(obj.remove("subject"), "subject")?;
     let cwd = opt_string(obj.remove("cwd"), "cwd")?;
@@ -128,7 +149,7 @@ mod tests {
     use super::*;
 
     fn err(l: &str) -> String {
-        parse_line(l.as_bytes()).request.unwrap_err()
+        parse_line(l.as_bytes()).request.unwrap_err().to_string()
     }
 
     #[test]

@@ -132,12 +132,45 @@ pub async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Fai
         return Err(Failure::Aborted);
     }
     let (mut cmd, marker) = command(spec);
-    // Out of file descriptors (a burst under a low `ulimit -n`): wait for some to free up
-    // rather than fail at once, until the hook's deadline.
+    let mut child = spawn(&mut cmd, spec, cancel).await?;
+    let mut run = Running {
+        tree: ProcessTree::new(child.id(), marker, spec.reap_orphans),
+        writer: child.stdin.take().map(|mut w| {
+            let data = spec.stdin.clone();
+            tokio::spawn(async move {
+                let _ = w.write_all(&data).await;
+                let _ = w.shutdown().await;
+            })
+        }),
+        out: child.stdout.take().map(|r| tokio::spawn(read_capped(r, spec.output_cap))),
+        err: child.stderr.take().map(|r| tokio::spawn(read_capped(r, spec.output_cap))),
+    };
+    let deadline = Instant::now() + spec.timeout;
+    let aborted = tokio::select! {
+        biased;
+        _ = cancel.cancelled() => true,
+        s = child.wait() => return run.exited(s, deadline).await,
+        _ = tokio::time::sleep_until(deadline) => false,
+    };
+    run.abort_io();
+    run.tree.terminate(Some(&mut child), KILL_GRACE).await;
+    run.tree.kill_escaped().await;
+    abort_reader(&run.out);
+    abort_reader(&run.err);
+    Err(if aborted { Failure::Aborted } else { Failure::Timeout { label: spec.timeout_label.clone() } })
+}
+
+/// Spawns the command; out of file descriptors (a burst under a low `ulimit -n`), waits for
+/// some to free up rather than fail at once, until the hook's deadline.
+async fn spawn(
+    cmd: &mut tokio::process::Command,
+    spec: &ProcSpec,
+    cancel: &CancellationToken,
+) -> Result<tokio::process::Child, Failure> {
     let give_up = Instant::now() + spec.timeout;
-    let mut child = loop {
+    loop {
         match cmd.spawn() {
-            Ok(c) => break c,
+            Ok(c) => return Ok(c),
             Err(e)
                 if matches!(e.raw_os_error(), Some(EMFILE) | Some(ENFILE))
                     && Instant::now() + Duration::from_millis(20) < give_up
@@ -147,77 +180,52 @@ pub async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Fai
             }
             Err(e) => return Err(start_error(e, spec)),
         }
-    };
-    let mut tree = ProcessTree::new(child.id(), marker, spec.reap_orphans);
-
-    let writer = child.stdin.take().map(|mut w| {
-        let data = spec.stdin.clone();
-        tokio::spawn(async move {
-            let _ = w.write_all(&data).await;
-            let _ = w.shutdown().await;
-        })
-    });
-    let cap = spec.output_cap;
-    let out_task = child.stdout.take().map(|r| tokio::spawn(read_capped(r, cap)));
-    let err_task = child.stderr.take().map(|r| tokio::spawn(read_capped(r, cap)));
-
-    let deadline = Instant::now() + spec.timeout;
-    enum End {
-        Exited(std::io::Result<std::process::ExitStatus>),
-        TimedOut,
-        Aborted,
     }
-    let end = tokio::select! {
-        biased;
-        _ = cancel.cancelled() => End::Aborted,
-        s = child.wait() => End::Exited(s),
-        _ = tokio::time::sleep_until(deadline) => End::TimedOut,
-    };
+}
 
-    let abort_io = |w: &Option<tokio::task::JoinHandle<()>>| {
-        if let Some(w) = w {
+/// A started process: its tree, the stdin writer and the two output readers.
+struct Running {
+    tree: ProcessTree,
+    writer: Option<tokio::task::JoinHandle<()>>,
+    out: Reader,
+    err: Reader,
+}
+
+impl Running {
+    fn abort_io(&self) {
+        if let Some(w) = &self.writer {
             w.abort();
         }
-    };
-    match end {
-        End::Exited(status) => {
-            abort_io(&writer);
-            let status = status.map_err(|e| Failure::Wait(std::sync::Arc::new(e)))?;
-            // Descendants may still hold the pipes: give them a moment, then end the group.
-            let drain_until = std::cmp::min(deadline, Instant::now() + DRAIN_GRACE);
-            let (mut out, mut err) = (out_task, err_task);
-            let (o, e) = collect(&mut out, &mut err, drain_until).await;
-            let (o, e) = match (o, e) {
-                (Some(o), Some(e)) => (o, e),
-                (o, e) => {
-                    tree.terminate(None, KILL_GRACE).await;
-                    tree.kill_escaped().await;
-                    let (o2, e2) = collect(&mut out, &mut err, Instant::now() + Duration::from_millis(50)).await;
-                    abort_reader(&out);
-                    abort_reader(&err);
-                    (o.or(o2).unwrap_or_default(), e.or(e2).unwrap_or_default())
-                }
-            };
-            tree.settle();
-            Ok(Raw {
-                exit_code: status.code(),
-                stdout: String::from_utf8_lossy(&o.0).into_owned(),
-                stderr: String::from_utf8_lossy(&e.0).into_owned(),
-                truncated: o.1 || e.1,
-            })
-        }
-        End::TimedOut | End::Aborted => {
-            abort_io(&writer);
-            tree.terminate(Some(&mut child), KILL_GRACE).await;
-            tree.kill_escaped().await;
-            abort_reader(&out_task);
-            abort_reader(&err_task);
-            Err(if matches!(end, End::Aborted) {
-                Failure::Aborted
-            } else {
-                Failure::Timeout { label: spec.timeout_label.clone() }
-            })
-        }
+    }
+
+    /// The main process exited: collect the output, giving descendants that still hold the
+    /// pipes a moment before the group is ended.
+    async fn exited(
+        mut self,
+        status: std::io::Result<std::process::ExitStatus>,
+        deadline: Instant,
+    ) -> Result<Raw, Failure> {
+        self.abort_io();
+        let status = status.map_err(|e| Failure::Wait(std::sync::Arc::new(e)))?;
+        let drain_until = std::cmp::min(deadline, Instant::now() + DRAIN_GRACE);
+        let (o, e) = match collect(&mut self.out, &mut self.err, drain_until).await {
+            (Some(o), Some(e)) => (o, e),
+            (o, e) => {
+                self.tree.terminate(None, KILL_GRACE).await;
+                self.tree.kill_escaped().await;
+                let (o2, e2) = collect(&mut self.out, &mut self.err, Instant::now() + Duration::from_millis(50)).await;
+                abort_reader(&self.out);
+                abort_reader(&self.err);
+                (o.or(o2).unwrap_or_default(), e.or(e2).unwrap_or_default())
+            }
+        };
+        self.tree.settle();
+        Ok(Raw {
+            exit_code: status.code(),
+            stdout: String::from_utf8_lossy(&o.0).into_owned(),
+            stderr: String::from_utf8_lossy(&e.0).into_owned(),
+            truncated: o.1 || e.1,
+        })
     }
 }
 

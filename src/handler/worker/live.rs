@@ -192,28 +192,7 @@ async fn supervise(
     on_crash: impl FnOnce(bool),
 ) {
     let pid = child.id().and_then(|p| i32::try_from(p).ok());
-    enum End {
-        Exited(Option<std::process::ExitStatus>),
-        Kill,
-        Graceful,
-    }
-    let end = loop {
-        let idle_at = live.idle_deadline(idle);
-        let end = tokio::select! {
-            biased;
-            s = child.wait() => Some(End::Exited(s.ok())),
-            _ = live.kill.cancelled() => Some(End::Kill),
-            _ = live.stop.cancelled() => Some(End::Graceful),
-            _ = closed.cancelled() => Some(End::Graceful),
-            // Re-checked every second while busy; ends the worker once idle long enough.
-            _ = tokio::time::sleep_until(idle_at.unwrap_or_else(|| Instant::now() + Duration::from_secs(1))) => {
-                live.idle_deadline(idle).filter(|t| *t <= Instant::now()).map(|_| End::Graceful)
-            }
-        };
-        if let Some(e) = end {
-            break e;
-        }
-    };
+    let end = wait_for_end(&live, &mut child, idle, &closed).await;
     let why = match end {
         End::Exited(status) => {
             // Descendants may still run: end the group before reporting.
@@ -248,6 +227,37 @@ async fn supervise(
         crate::handler::worker::lock(groups()).remove(&p);
     }
     live.fail_all(&why);
+}
+
+/// How a worker's life ends.
+enum End {
+    /// It exited by itself.
+    Exited(Option<std::process::ExitStatus>),
+    /// Killed at once (a timeout).
+    Kill,
+    /// Stopped gracefully (reload, `stop_all`, close, idleness).
+    Graceful,
+}
+
+/// Waits until the worker exits, is told to end, or has been idle long enough.
+async fn wait_for_end(live: &Live, child: &mut Child, idle: Duration, closed: &CancellationToken) -> End {
+    loop {
+        let idle_at = live.idle_deadline(idle);
+        let end = tokio::select! {
+            biased;
+            s = child.wait() => Some(End::Exited(s.ok())),
+            _ = live.kill.cancelled() => Some(End::Kill),
+            _ = live.stop.cancelled() => Some(End::Graceful),
+            _ = closed.cancelled() => Some(End::Graceful),
+            // Re-checked every second while busy; ends the worker once idle long enough.
+            _ = tokio::time::sleep_until(idle_at.unwrap_or_else(|| Instant::now() + Duration::from_secs(1))) => {
+                live.idle_deadline(idle).filter(|t| *t <= Instant::now()).map(|_| End::Graceful)
+            }
+        };
+        if let Some(e) = end {
+            return e;
+        }
+    }
 }
 
 fn signal_of(s: std::process::ExitStatus) -> Option<String> {
