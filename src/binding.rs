@@ -245,13 +245,13 @@ impl NativeRuntime {
 /// SIGKILLs every worker process group of this process at once (Node's `exit`, when no
 /// async code runs any more).
 #[napi(catch_unwind)]
-pub fn kill_workers() {
+pub(crate) fn kill_workers() {
     crate::handler::worker::kill_all_now();
 }
 
 /// `{canonical, subjectKeys}` for a dispatch name, or null when no dialect spells it so.
 #[napi(catch_unwind)]
-pub fn event_info(event: String) -> Option<String> {
+pub(crate) fn event_info(event: String) -> Option<String> {
     let ev = Runtime::resolve_event(&event).ok()?;
     Some(json(&serde_json::json!({
         "canonical": ev.canonical,
@@ -268,7 +268,7 @@ fn cli_token() -> &'static Mutex<Option<CancellationToken>> {
 /// Runs the `hookrt` command line (arguments without the program name); resolves to the
 /// exit code.
 #[napi]
-pub async fn run_cli(argv: Vec<String>) -> i32 {
+pub(crate) async fn run_cli(argv: Vec<String>) -> i32 {
     let token = CancellationToken::new();
     if let Ok(mut g) = cli_token().lock() {
         *g = Some(token.clone());
@@ -278,7 +278,7 @@ pub async fn run_cli(argv: Vec<String>) -> i32 {
 
 /// Stops a running `run_cli` (SIGTERM/SIGINT): hooks are killed and it resolves promptly.
 #[napi(catch_unwind)]
-pub fn stop_cli() {
+pub(crate) fn stop_cli() {
     if let Ok(g) = cli_token().lock() {
         if let Some(t) = g.as_ref() {
             t.cancel();

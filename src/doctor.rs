@@ -13,12 +13,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Longest a trial run may take.
-pub const TRIAL_CAP: Duration = Duration::from_secs(10);
+pub(crate) const TRIAL_CAP: Duration = Duration::from_secs(10);
 
 /// What doctor found about one hook.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Report {
+pub(crate) struct Report {
     pub id: String,
     pub file: String,
     pub kind: &'static str,
@@ -39,7 +39,7 @@ const BUILTINS: &[&str] = &[
 ];
 
 /// A synthetic payload for an event, with a subject the hook's matcher selects when it can.
-pub fn synthetic_payload(hook: &Hook) -> Map<String, Value> {
+pub(crate) fn synthetic_payload(hook: &Hook) -> Map<String, Value> {
     let subject = hook
         .matcher_text
         .as_deref()
@@ -116,7 +116,7 @@ fn check_program(words: &[String], cwd: &Path, problems: &mut Vec<String>) -> Op
 }
 
 /// Examines and trial-runs one hook.
-pub async fn examine(rt: &Runtime, hook: Arc<Hook>) -> Report {
+pub(crate) async fn examine(rt: &Runtime, hook: Arc<Hook>) -> Report {
     let mut problems = Vec::new();
     let program = program(&hook, &rt.options().policy.cwd, &mut problems);
     let run = rt.trial(hook.clone(), synthetic_payload(&hook), TRIAL_CAP).await;
@@ -194,7 +194,7 @@ fn judge(run: &crate::runtime::Run, report: &mut Report) {
 }
 
 /// Examines every hook, in configuration order.
-pub async fn run(rt: &Runtime) -> Vec<Report> {
+pub(crate) async fn run(rt: &Runtime) -> Vec<Report> {
     let hooks: Vec<Arc<Hook>> = rt.loaded().table.hooks().to_vec();
     let mut out = Vec::with_capacity(hooks.len());
     for h in hooks {

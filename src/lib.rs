@@ -7,6 +7,7 @@
 //! (`protocol`, `listen`, [`cli`], `doctor`, `convert`, the napi `binding`). Every module is
 //! private; what hosts and tests use is re-exported here.
 #![deny(clippy::unwrap_used, clippy::expect_used)]
+#![warn(unreachable_pub)]
 
 pub mod cli;
 mod config;
@@ -42,6 +43,6 @@ pub use runtime::history::{rotated as rotated_history, HistoryOptions};
 pub use runtime::options::{OptionsError, RuntimeOptions, DEFAULT_OUTPUT_CAP};
 pub use runtime::{DispatchError, DispatchRequest, DispatchResult, Run, Runtime};
 pub use vocab::{
-    ApprovalScope, CanonicalEvent, Decision, Diagnostic, Dialect, EventFields, OnError, Raw, RunOutcome, Scope,
-    Severity,
+    ApprovalScope, CanonicalEvent, Concurrency, Decision, Diagnostic, Dialect, EventFields, IfRules, LlmOptions,
+    OnError, ProxyOptions, Raw, RunOutcome, Scope, Severity,
 };

@@ -14,7 +14,7 @@ use std::path::PathBuf;
     about = "Runs the hooks your Claude Code, Codex, opencode and hookrt files declare",
     disable_help_subcommand = true
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
     pub shared: Shared,
     #[command(subcommand)]
@@ -23,7 +23,7 @@ pub struct Cli {
 
 /// Flags every command accepts (before or after the command name).
 #[derive(Args, Debug, Clone, Default)]
-pub struct Shared {
+pub(crate) struct Shared {
     /// Read only this config file instead of discovering files.
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -83,7 +83,7 @@ pub struct Shared {
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Serve the JSON-lines protocol on stdin/stdout.
     Listen,
     /// Check configuration; exit 1 on errors (or warnings with --strict).
@@ -166,7 +166,7 @@ pub enum Command {
 }
 
 #[derive(Subcommand, Debug)]
-pub enum TrustAction {
+pub(crate) enum TrustAction {
     /// Show every hook that needs approval (Hermes hooks, project and local hooks of every
     /// dialect, and global ones under --require-hook-approval=all) with its status.
     List {
@@ -188,7 +188,7 @@ pub enum TrustAction {
 
 impl Shared {
     /// The runtime options; `listen` defaults `if` rules to the drop-in behaviour.
-    pub fn options(&self, listen: bool) -> RuntimeOptions {
+    pub(crate) fn options(&self, listen: bool) -> RuntimeOptions {
         let if_rules = self.if_rules.as_deref().and_then(IfRules::parse).or_else(|| {
             let from_env = std::env::var("HOOKRT_IF_RULES").ok();
             match from_env.as_deref().and_then(IfRules::parse) {

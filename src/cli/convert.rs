@@ -4,7 +4,7 @@ use crate::cli::Io;
 
 /// `hookrt convert`: stdin input is copied to a private temporary file first, so the loader
 /// reads it like any other file.
-pub fn convert(from: &str, to: &str, file: &str, io: Io<'_>) -> i32 {
+pub(crate) fn convert(from: &str, to: &str, file: &str, io: Io<'_>) -> i32 {
     use crate::convert::{convert_file, Format};
     let names = "claude, codex, codex-toml, opencode, gemini, cursor, copilot, windsurf, native";
     let (Some(f), Some(t)) = (Format::parse(from), Format::parse(to)) else {

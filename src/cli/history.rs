@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use tokio_util::sync::CancellationToken;
 
 /// `hookrt history`: the table, JSON lines, `--follow` or `--html`.
-pub async fn history(
+pub(crate) async fn history(
     file: Option<PathBuf>,
     flag: Option<PathBuf>,
     filter: &view::Filter,

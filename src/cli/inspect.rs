@@ -6,7 +6,7 @@ use crate::vocab::Severity;
 use serde_json::Value;
 
 /// Prints every diagnostic; exit 1 on errors (or warnings with `--strict`).
-pub fn validate(rt: &Runtime, strict: bool, json: bool, io: Io<'_>) -> i32 {
+pub(crate) fn validate(rt: &Runtime, strict: bool, json: bool, io: Io<'_>) -> i32 {
     let l = rt.loaded();
     if json {
         let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&l.diagnostics).unwrap_or_default());
@@ -23,14 +23,14 @@ pub fn validate(rt: &Runtime, strict: bool, json: bool, io: Io<'_>) -> i32 {
     i32::from(errors || (strict && warnings))
 }
 
-pub fn dump(rt: &Runtime, io: Io<'_>) -> i32 {
+pub(crate) fn dump(rt: &Runtime, io: Io<'_>) -> i32 {
     let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&rt.dump()).unwrap_or_default());
     0
 }
 
 /// The files read (scope, dialect, file), each followed by its hooks (id, matcher, enabled or
 /// disabled).
-pub fn list(rt: &Runtime, io: Io<'_>) -> i32 {
+pub(crate) fn list(rt: &Runtime, io: Io<'_>) -> i32 {
     let l = rt.loaded();
     for s in &l.sources {
         let _ = writeln!(io.out, "{}\t{}\t{}", s.scope.as_str(), s.dialect.as_str(), s.file);
@@ -43,7 +43,7 @@ pub fn list(rt: &Runtime, io: Io<'_>) -> i32 {
 }
 
 /// Checks every hook; exit 1 when something is wrong.
-pub async fn doctor(rt: &Runtime, json: bool, io: Io<'_>) -> i32 {
+pub(crate) async fn doctor(rt: &Runtime, json: bool, io: Io<'_>) -> i32 {
     let reports = crate::doctor::run(rt).await;
     let l = rt.loaded();
     if json {

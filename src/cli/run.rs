@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 /// Serves the JSON-lines protocol on stdin/stdout until `bye`, end of input or a signal.
-pub async fn listen(rt: Arc<Runtime>, shutdown: CancellationToken) -> i32 {
+pub(crate) async fn listen(rt: Arc<Runtime>, shutdown: CancellationToken) -> i32 {
     rt.warm_workers().await;
     let ended = listen::serve(rt, std::io::stdin(), std::io::stdout(), shutdown).await;
     // Every request is answered: no worker may outlive the server.
@@ -20,7 +20,7 @@ pub async fn listen(rt: Arc<Runtime>, shutdown: CancellationToken) -> i32 {
 }
 
 /// Dispatches one event and prints `{outcome, runs, canonical}`; exit 2 on deny.
-pub async fn run(
+pub(crate) async fn run(
     rt: &Runtime,
     event: String,
     payload: Option<String>,

@@ -6,7 +6,7 @@ use crate::load::{store_path, ListedHook, TrustStatus, TrustStore};
 use crate::runtime::Runtime;
 use std::path::Path;
 
-pub fn trust(rt: &Runtime, action: TrustAction, io: Io<'_>) -> i32 {
+pub(crate) fn trust(rt: &Runtime, action: TrustAction, io: Io<'_>) -> i32 {
     let path = store_path(&rt.options().load.home);
     let listed = rt.loaded().listed.clone();
     match action {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 /// A file that may hold hooks.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     pub path: PathBuf,
     /// `None`: recognise from location and content once read.
     pub dialect: Option<Dialect>,
@@ -17,12 +17,12 @@ pub struct Candidate {
 
 impl Candidate {
     /// A file found by discovery or named explicitly.
-    pub fn settings(path: PathBuf, dialect: Option<Dialect>, scope: Scope) -> Self {
+    pub(crate) fn settings(path: PathBuf, dialect: Option<Dialect>, scope: Scope) -> Self {
         Candidate { path, dialect, scope, origin: Origin::Settings, vars: Vec::new() }
     }
 
     /// A discovery row of a known dialect.
-    pub fn of(path: PathBuf, dialect: Dialect, scope: Scope) -> Self {
+    pub(crate) fn of(path: PathBuf, dialect: Dialect, scope: Scope) -> Self {
         Self::settings(path, Some(dialect), scope)
     }
 }
@@ -37,14 +37,14 @@ pub struct PluginDir {
 
 /// Where discovery looks: the user's home, the project, the machine-wide directory.
 #[derive(Debug, Clone, Copy)]
-pub struct Roots<'a> {
+pub(crate) struct Roots<'a> {
     pub home: &'a Path,
     pub cwd: &'a Path,
     pub system: &'a Path,
 }
 
 /// A directory's entries in name order (none when it cannot be read).
-pub fn sorted_dir(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn sorted_dir(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> =
         std::fs::read_dir(dir).map(|r| r.flatten().map(|e| e.path()).collect()).unwrap_or_default();
     v.sort();
@@ -52,7 +52,7 @@ pub fn sorted_dir(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The parts of a path recognition looks at: base name, parent and grandparent names.
-pub fn path_parts(path: &Path) -> (&str, &str, &str) {
+pub(crate) fn path_parts(path: &Path) -> (&str, &str, &str) {
     fn name(p: Option<&Path>) -> &str {
         p.and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("")
     }

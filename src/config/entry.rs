@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use std::path::Path;
 
 /// Everything about the file being parsed that hooks and diagnostics need.
-pub struct FileCtx<'a> {
+pub(crate) struct FileCtx<'a> {
     pub path: &'a Path,
     pub dialect: Dialect,
     /// The event names the dialect accepts in its files.
@@ -35,27 +35,27 @@ pub struct FileCtx<'a> {
 
 impl FileCtx<'_> {
     /// The file's base name, as hook ids carry it.
-    pub fn base(&self) -> String {
+    pub(crate) fn base(&self) -> String {
         self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
     }
 
-    pub fn diag(&self, severity: Severity, event: Option<&str>, message: String) -> Diagnostic {
+    pub(crate) fn diag(&self, severity: Severity, event: Option<&str>, message: String) -> Diagnostic {
         Diagnostic::new(severity, self.path, event, message)
     }
 
     /// The dialect's entry for an event name of the file.
-    pub fn event(&self, name: &str) -> Option<EventSpec> {
+    pub(crate) fn event(&self, name: &str) -> Option<EventSpec> {
         self.events.iter().find(|e| e.name == name).copied()
     }
 
     /// The names the dialect accepts, for did-you-mean hints.
-    pub fn event_names(&self) -> Vec<&'static str> {
+    pub(crate) fn event_names(&self) -> Vec<&'static str> {
         self.events.iter().map(|e| e.name).collect()
     }
 }
 
 /// Where a file's hooks and problems go.
-pub struct LoadSink<'a> {
+pub(crate) struct LoadSink<'a> {
     pub hooks: &'a mut Vec<Hook>,
     pub diagnostics: &'a mut Vec<Diagnostic>,
     /// Notify-only webhooks the file declares.
@@ -66,12 +66,12 @@ pub struct LoadSink<'a> {
 
 impl LoadSink<'_> {
     /// A problem with the file as a whole, or with one event (`event`).
-    pub fn file_diag(&mut self, ctx: &FileCtx, severity: Severity, event: Option<&str>, message: String) {
+    pub(crate) fn file_diag(&mut self, ctx: &FileCtx, severity: Severity, event: Option<&str>, message: String) {
         self.diagnostics.push(ctx.diag(severity, event, message));
     }
 
     /// An event name the dialect does not have, with a did-you-mean hint.
-    pub fn unknown_event(&mut self, ctx: &FileCtx, event: &str) {
+    pub(crate) fn unknown_event(&mut self, ctx: &FileCtx, event: &str) {
         let hint = did_you_mean(event, &ctx.event_names());
         self.file_diag(ctx, Severity::Warning, None, format!("unknown event {} (ignored{hint})", quote(event)));
     }
@@ -80,7 +80,7 @@ impl LoadSink<'_> {
 /// Walks a file that lists hook entries directly under each event (`{"hooks": {"stop":
 /// [entry, …]}}`: Cursor, Copilot, Windsurf): unknown events and non-arrays are reported, and `f`
 /// gets each entry with its event and index. Returns how many entries `f` accepted.
-pub fn each_entry(
+pub(crate) fn each_entry(
     ctx: &FileCtx,
     map: &Map<String, Value>,
     sink: &mut LoadSink,
@@ -107,13 +107,13 @@ pub fn each_entry(
 
 /// Timeout units of the dialects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
+pub(crate) enum Unit {
     Seconds,
     Milliseconds,
 }
 
 /// One hook entry being read.
-pub struct Entry<'a> {
+pub(crate) struct Entry<'a> {
     pub ctx: &'a FileCtx<'a>,
     pub event: &'a str,
     /// Where the entry is, for messages: `hooks[BeforeTool][0].hooks[1]`.
@@ -123,7 +123,13 @@ pub struct Entry<'a> {
 
 impl<'a> Entry<'a> {
     /// The entry at `at`, when it is an object (otherwise reported).
-    pub fn read(ctx: &'a FileCtx<'a>, event: &'a str, at: String, v: &'a Value, sink: &mut LoadSink) -> Option<Self> {
+    pub(crate) fn read(
+        ctx: &'a FileCtx<'a>,
+        event: &'a str,
+        at: String,
+        v: &'a Value,
+        sink: &mut LoadSink,
+    ) -> Option<Self> {
         match v.as_object() {
             Some(obj) => Some(Entry { ctx, event, at, obj }),
             None => {
@@ -133,12 +139,12 @@ impl<'a> Entry<'a> {
         }
     }
 
-    pub fn diag(&self, sink: &mut LoadSink, severity: Severity, message: &str) {
+    pub(crate) fn diag(&self, sink: &mut LoadSink, severity: Severity, message: &str) {
         sink.diagnostics.push(self.ctx.diag(severity, Some(self.event), format!("{}: {message}", self.at)));
     }
 
     /// A string field; a present non-string is reported.
-    pub fn string(&self, sink: &mut LoadSink, key: &str) -> Option<String> {
+    pub(crate) fn string(&self, sink: &mut LoadSink, key: &str) -> Option<String> {
         match self.obj.get(key) {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s.clone()),
@@ -150,7 +156,7 @@ impl<'a> Entry<'a> {
     }
 
     /// A boolean field (default false); a present non-boolean is reported.
-    pub fn flag(&self, sink: &mut LoadSink, key: &str) -> bool {
+    pub(crate) fn flag(&self, sink: &mut LoadSink, key: &str) -> bool {
         match self.obj.get(key) {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
@@ -163,7 +169,7 @@ impl<'a> Entry<'a> {
 
     /// The command to run: the first non-blank string among `keys`, with the file's
     /// substitutions applied; `None` (reported) when there is none.
-    pub fn command(&self, sink: &mut LoadSink, keys: &[&str]) -> Option<String> {
+    pub(crate) fn command(&self, sink: &mut LoadSink, keys: &[&str]) -> Option<String> {
         let found = keys.iter().find_map(|k| self.obj.get(*k).and_then(Value::as_str).filter(|c| !c.trim().is_empty()));
         if found.is_none() {
             self.diag(sink, Severity::Error, &format!("missing {}", keys.join(" or ")));
@@ -173,7 +179,7 @@ impl<'a> Entry<'a> {
 
     /// The timeout at `key` in `unit`, returned in seconds: `default` when absent, reported
     /// and `default` when not a positive number.
-    pub fn timeout(&self, sink: &mut LoadSink, key: &str, unit: Unit, default: Option<f64>) -> Option<f64> {
+    pub(crate) fn timeout(&self, sink: &mut LoadSink, key: &str, unit: Unit, default: Option<f64>) -> Option<f64> {
         let per_sec = if unit == Unit::Milliseconds { 1000.0 } else { 1.0 };
         match self.obj.get(key) {
             None | Some(Value::Null) => default,
@@ -190,7 +196,7 @@ impl<'a> Entry<'a> {
 
     /// The entry's `matcher`: compiled with the dialect's rule (or `compile` when given), dropped
     /// with a warning where the event has no subject. `None`: reported, the entry is dropped.
-    pub fn matcher(
+    pub(crate) fn matcher(
         &self,
         sink: &mut LoadSink,
         canonical: CanonicalEvent,
@@ -228,7 +234,7 @@ impl<'a> Entry<'a> {
 
 /// A hook of `ctx`'s file with every optional field at its default; `index` makes the id
 /// (`<dialect>:<file>:<event>:<index>`).
-pub fn hook(
+pub(crate) fn hook(
     ctx: &FileCtx,
     event: &str,
     (canonical, tool_result): (CanonicalEvent, ToolResult),
@@ -258,12 +264,12 @@ pub fn hook(
 }
 
 /// A shell hook's handler: `command` through the shell, with the entry's `env` map.
-pub fn shell(command: String, env: Vec<(String, String)>) -> HandlerSpec {
+pub(crate) fn shell(command: String, env: Vec<(String, String)>) -> HandlerSpec {
     HandlerSpec::Shell { command, args: None, env }
 }
 
 /// An entry's `env` object of strings (reported and empty when it is something else).
-pub fn env_map(e: &Entry, sink: &mut LoadSink) -> Vec<(String, String)> {
+pub(crate) fn env_map(e: &Entry, sink: &mut LoadSink) -> Vec<(String, String)> {
     match e.obj.get("env") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Object(m)) if m.values().all(Value::is_string) => {

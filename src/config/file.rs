@@ -5,11 +5,11 @@
 use std::path::Path;
 
 /// Files larger than this are not read (a diagnostic says so).
-pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
+pub(crate) const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Why a file gave no text.
 #[derive(Debug, thiserror::Error)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// The file does not exist: skipped silently.
     #[error("the file does not exist")]
     Missing,
@@ -26,7 +26,7 @@ pub enum ReadError {
 
 /// Why a file's text gave no root; the parser's own message is the data.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ParseError {
+pub(crate) enum ParseError {
     #[error("config is not valid JSON: {0}")]
     Json(String),
     #[error("config is not valid TOML: {0}")]
@@ -36,7 +36,7 @@ pub enum ParseError {
 }
 
 /// Reads a file as UTF-8 text (lossy), with the BOM removed.
-pub fn read_text(path: &Path) -> Result<String, ReadError> {
+pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(ReadError::Missing),
@@ -69,7 +69,7 @@ fn io_message(e: &std::io::Error) -> String {
 }
 
 /// Parses JSON, or JSONC (comments, trailing commas) when `comments` is set.
-pub fn parse_json(text: &str, comments: bool) -> Result<serde_json::Value, ParseError> {
+pub(crate) fn parse_json(text: &str, comments: bool) -> Result<serde_json::Value, ParseError> {
     if comments {
         jsonc_parser::parse_to_serde_value::<serde_json::Value>(text, &Default::default())
             .map_err(|e| ParseError::Json(e.to_string()))
@@ -80,7 +80,7 @@ pub fn parse_json(text: &str, comments: bool) -> Result<serde_json::Value, Parse
 
 /// Parses a config file by its format: TOML (`.toml`), YAML (`.yaml`/`.yml`), else JSON (with
 /// comments where `comments` is set or the file is `.jsonc`).
-pub fn parse_root(text: &str, path: &Path, comments: bool) -> Result<serde_json::Value, ParseError> {
+pub(crate) fn parse_root(text: &str, path: &Path, comments: bool) -> Result<serde_json::Value, ParseError> {
     match path.extension().and_then(|e| e.to_str()) {
         Some("toml") => toml::from_str::<serde_json::Value>(text).map_err(|e| ParseError::Toml(e.message().to_owned())),
         Some("yaml" | "yml") => {

@@ -78,7 +78,7 @@ impl Matcher {
 
 /// Reads a `matcher` field: absent or null is none, a string is kept, anything else is the
 /// `matcher must be a string` error.
-pub fn matcher_field(o: &serde_json::Map<String, serde_json::Value>) -> Result<Option<String>, NotAString> {
+pub(crate) fn matcher_field(o: &serde_json::Map<String, serde_json::Value>) -> Result<Option<String>, NotAString> {
     match o.get("matcher") {
         None | Some(serde_json::Value::Null) => Ok(None),
         Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
@@ -89,10 +89,10 @@ pub fn matcher_field(o: &serde_json::Map<String, serde_json::Value>) -> Result<O
 /// A `matcher` that is not a string (an error, never a match-all).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("matcher must be a string")]
-pub struct NotAString;
+pub(crate) struct NotAString;
 
 /// Compiles an optional matcher with a dialect's rule.
-pub fn compile_matcher(text: Option<&str>, style: MatcherStyle) -> Result<Matcher, InvalidRegex> {
+pub(crate) fn compile_matcher(text: Option<&str>, style: MatcherStyle) -> Result<Matcher, InvalidRegex> {
     match text {
         None => Ok(Matcher::All),
         Some(m) => Matcher::compile(m, style),
@@ -103,7 +103,7 @@ pub fn compile_matcher(text: Option<&str>, style: MatcherStyle) -> Result<Matche
 /// event has no subject. Compiling comes first so that an invalid regex drops its group on
 /// every event, as in the JavaScript implementation (docs/configuration.md "Matchers"), instead
 /// of turning into a match-all on subjectless events such as Stop.
-pub fn event_matcher(
+pub(crate) fn event_matcher(
     text: &mut Option<String>,
     uses_subject: bool,
     style: MatcherStyle,

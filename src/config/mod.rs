@@ -3,16 +3,18 @@
 //! ([`matcher`]), Claude's `if` rules ([`if_rule`]), `${…}` expansion ([`template`]) and the
 //! hooks they produce ([`hook`]). The dialects' own readers live in `harness/<name>/`.
 
-pub mod candidate;
-pub mod entry;
-pub mod file;
-pub mod hook;
-pub mod if_rule;
-pub mod matcher;
-pub mod template;
+pub(crate) mod candidate;
+pub(crate) mod entry;
+pub(crate) mod file;
+pub(crate) mod hook;
+pub(crate) mod if_rule;
+pub(crate) mod matcher;
+pub(crate) mod template;
 
-pub use candidate::{Candidate, PluginDir, Roots};
-pub use entry::{FileCtx, LoadSink};
-pub use hook::{ClaudeFields, HandlerSpec, Hook, OutboundTarget};
-pub use matcher::Matcher;
-pub use template::Substitutions;
+pub use candidate::PluginDir;
+pub(crate) use candidate::{Candidate, Roots};
+pub(crate) use entry::{FileCtx, LoadSink};
+pub use hook::Hook;
+pub(crate) use hook::{ClaudeFields, HandlerSpec, OutboundTarget};
+pub(crate) use matcher::Matcher;
+pub(crate) use template::Substitutions;

@@ -5,7 +5,7 @@
 /// Replaces `${name}` (and, with `bare`, `$NAME` where NAME is an upper-case identifier) by what
 /// `lookup` returns; a name it does not know (`None`), an unclosed `${` and a lone `$` stay as
 /// written.
-pub fn expand(s: &str, bare: bool, mut lookup: impl FnMut(&str) -> Option<String>) -> String {
+pub(crate) fn expand(s: &str, bare: bool, mut lookup: impl FnMut(&str) -> Option<String>) -> String {
     if !s.contains('$') {
         return s.to_owned();
     }
@@ -50,7 +50,7 @@ fn upper_name_len(s: &str) -> usize {
 }
 
 /// Whether a name is an upper-case identifier, the only names environment expansions read.
-pub fn is_upper_name(name: &str) -> bool {
+pub(crate) fn is_upper_name(name: &str) -> bool {
     !name.is_empty() && upper_name_len(name) == name.len()
 }
 

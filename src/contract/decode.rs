@@ -57,7 +57,7 @@ fn clean_exit(h: &dyn Harness, stdout: &str, rule: OutputRule, event: CanonicalE
 
 /// An answer object with its `hookSpecificOutput` when that names the dispatched event in any
 /// harness's spelling (or names none); one naming another event is discarded as a whole.
-pub fn answer_for(obj: &Map<String, Value>, event: CanonicalEvent) -> Answer<'_> {
+pub(crate) fn answer_for(obj: &Map<String, Value>, event: CanonicalEvent) -> Answer<'_> {
     let hso = obj.get("hookSpecificOutput").and_then(Value::as_object).filter(|hso| {
         match hso.get("hookEventName").and_then(Value::as_str) {
             None => true,
@@ -68,7 +68,7 @@ pub fn answer_for(obj: &Map<String, Value>, event: CanonicalEvent) -> Answer<'_>
 }
 
 /// `denyOnFailure`: a run that exited non-zero (other than 2) denies.
-pub fn deny_on_failure(out: &mut RunOutcome) {
+pub(crate) fn deny_on_failure(out: &mut RunOutcome) {
     if let Some(code) = out.exit_code {
         if code != Some(0) && out.decision != Some(Decision::Deny) {
             out.decision = Some(Decision::Deny);
@@ -82,7 +82,7 @@ pub fn deny_on_failure(out: &mut RunOutcome) {
 }
 
 /// The outcome of a run that could not run (spawn failure, timeout, HTTP error, ...).
-pub fn infra_failure(error: &str, on_error: OnError) -> RunOutcome {
+pub(crate) fn infra_failure(error: &str, on_error: OnError) -> RunOutcome {
     let mut out = RunOutcome { stderr: error.to_owned(), ..Default::default() };
     if on_error == OnError::Block {
         out.decision = Some(Decision::Deny);

@@ -59,7 +59,7 @@ impl Outcome {
 }
 
 /// Folds runs given in configuration order; the result never depends on completion order.
-pub fn fold<'a>(runs: impl IntoIterator<Item = &'a RunOutcome> + Clone, event: CanonicalEvent) -> Outcome {
+pub(crate) fn fold<'a>(runs: impl IntoIterator<Item = &'a RunOutcome> + Clone, event: CanonicalEvent) -> Outcome {
     let mut out = Outcome::empty();
     let decision = runs.clone().into_iter().filter_map(|r| r.decision).max().unwrap_or(Decision::None);
     for r in runs {

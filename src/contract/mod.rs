@@ -1,8 +1,9 @@
 //! The contract between a host and its hooks: the stdin each hook reads ([`payload`]), how one
 //! run's output is decoded ([`decode`]) and how many runs fold into one outcome ([`fold`]).
 
-pub mod decode;
-pub mod fold;
-pub mod payload;
+pub(crate) mod decode;
+pub(crate) mod fold;
+pub(crate) mod payload;
 
-pub use fold::{fold, Outcome};
+pub(crate) use fold::fold;
+pub use fold::Outcome;

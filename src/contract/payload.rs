@@ -6,13 +6,13 @@ use crate::harness::PayloadCtx;
 use serde_json::{Map, Value};
 
 /// The JSON object one hook reads.
-pub fn hook_input(ctx: &PayloadCtx, hook: &Hook) -> Map<String, Value> {
+pub(crate) fn hook_input(ctx: &PayloadCtx, hook: &Hook) -> Map<String, Value> {
     let ctx = PayloadCtx { spelling: &hook.event, ..ctx.clone() };
     crate::harness::of(hook.dialect).input(&ctx)
 }
 
 /// Serialises a hook input; the trailing newline is the harness's business.
-pub fn to_stdin(input: &Map<String, Value>, hook: &Hook) -> Vec<u8> {
+pub(crate) fn to_stdin(input: &Map<String, Value>, hook: &Hook) -> Vec<u8> {
     let mut v = serde_json::to_vec(input).unwrap_or_else(|_| b"{}".to_vec());
     if crate::harness::of(hook.dialect).stdin_newline() {
         v.push(b'\n');

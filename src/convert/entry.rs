@@ -7,7 +7,7 @@ use crate::vocab::Dialect;
 use serde_json::{json, Map, Value};
 
 /// The hook's entry object in the target's field names.
-pub fn entry(h: &Hook, to: Dialect, warns: &mut Vec<String>) -> Result<Map<String, Value>, NotConverted> {
+pub(crate) fn entry(h: &Hook, to: Dialect, warns: &mut Vec<String>) -> Result<Map<String, Value>, NotConverted> {
     let (command, args, worker) = match &h.handler {
         HandlerSpec::Shell { command, args, .. } => (command, args.as_deref(), false),
         HandlerSpec::Worker { command, args, .. } => (command, args.as_deref(), true),

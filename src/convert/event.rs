@@ -9,10 +9,10 @@ use crate::vocab::text::quote;
 use crate::vocab::{CanonicalEvent, Dialect, ToolClass, ToolResult};
 use serde_json::{Map, Value};
 
-pub type Parts = (String, Option<String>, Map<String, Value>, Vec<String>);
+pub(crate) type Parts = (String, Option<String>, Map<String, Value>, Vec<String>);
 
 /// One hook as the target writes it: event name, matcher, entry object, warnings.
-pub fn convert_hook(h: &Hook, to: Dialect) -> Result<Parts, NotConverted> {
+pub(crate) fn convert_hook(h: &Hook, to: Dialect) -> Result<Parts, NotConverted> {
     let mut warns = Vec::new();
     // The matcher in Claude's tool names; a tool-class event is the class's matcher.
     let mut matcher = h.matcher_text.clone().filter(|m| !Matcher::is_match_all(m));

@@ -8,7 +8,7 @@ mod event;
 
 /// Why one hook is not converted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum NotConverted {
+pub(crate) enum NotConverted {
     #[error("{to} has no {event} event")]
     NoEvent { to: &'static str, event: &'static str },
     #[error("converting to {0} is not supported")]

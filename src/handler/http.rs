@@ -2,7 +2,7 @@
 //! plain causes for failed requests.
 
 /// The HTTP client for webhooks, oracles and outbound notifications.
-pub fn client() -> reqwest::Client {
+pub(crate) fn client() -> reqwest::Client {
     let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::limited(10))
@@ -12,7 +12,7 @@ pub fn client() -> reqwest::Client {
 }
 
 /// Reads an HTTP body up to `cap` bytes; returns the text and whether it was cut.
-pub async fn read_body(mut resp: reqwest::Response, cap: usize) -> Result<(String, bool), reqwest::Error> {
+pub(crate) async fn read_body(mut resp: reqwest::Response, cap: usize) -> Result<(String, bool), reqwest::Error> {
     let mut kept: Vec<u8> = Vec::new();
     while let Some(chunk) = resp.chunk().await? {
         let room = cap.saturating_sub(kept.len());
@@ -27,7 +27,7 @@ pub async fn read_body(mut resp: reqwest::Response, cap: usize) -> Result<(Strin
 
 /// A plain cause for a failed HTTP request: `connection refused`, `connection reset`,
 /// `too many redirects`, `dns error: ...`, else the innermost error text.
-pub fn cause(e: &reqwest::Error) -> String {
+pub(crate) fn cause(e: &reqwest::Error) -> String {
     use std::error::Error as _;
     if e.is_redirect() {
         return "too many redirects".into();

@@ -42,7 +42,7 @@ impl std::fmt::Debug for McpHost {
 /// Replaces `${a.b}` in every string of `v` by the value at that path of the hook's input
 /// (`${payload.a.b}` too); strings are inserted as they are, other values as JSON, missing ones
 /// as nothing.
-pub fn fill(v: &Value, input: &Map<String, Value>) -> Value {
+pub(crate) fn fill(v: &Value, input: &Map<String, Value>) -> Value {
     match v {
         Value::String(s) => Value::String(crate::config::template::expand(s, false, |p| Some(lookup(p, input)))),
         Value::Array(a) => Value::Array(a.iter().map(|x| fill(x, input)).collect()),
@@ -67,7 +67,7 @@ fn lookup(path: &str, input: &Map<String, Value>) -> String {
 }
 
 /// The text of an MCP result's content.
-pub fn content_text(content: &Value) -> String {
+pub(crate) fn content_text(content: &Value) -> String {
     match content {
         Value::String(s) => s.clone(),
         Value::Array(blocks) => blocks
@@ -84,7 +84,7 @@ pub fn content_text(content: &Value) -> String {
     }
 }
 
-pub async fn run(server: &str, tool: &str, input: &Value, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
+pub(crate) async fn run(server: &str, tool: &str, input: &Value, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
     let Some(McpHost(host)) = ctx.shared.mcp.clone() else { return Err(Unconfigured::McpHost.into()) };
     let hook_input: Map<String, Value> = serde_json::from_str(&ctx.input_json).unwrap_or_default();
     let args = fill(input, &hook_input);

@@ -1,16 +1,16 @@
 //! Handlers: how each kind of hook runs (docs/configuration.md "Handlers"). Every kind
 //! produces a [`Raw`] result decoded the same way, or a [`Failure`].
 
-pub mod failure;
-pub mod http;
-pub mod mcp;
-pub mod oracle;
-pub mod outbound;
-pub mod process;
-pub mod proxy;
-pub mod shell;
-pub mod webhook;
-pub mod worker;
+pub(crate) mod failure;
+pub(crate) mod http;
+pub(crate) mod mcp;
+pub(crate) mod oracle;
+pub(crate) mod outbound;
+pub(crate) mod process;
+pub(crate) mod proxy;
+pub(crate) mod shell;
+pub(crate) mod webhook;
+pub(crate) mod worker;
 
 use crate::config::{HandlerSpec, Hook};
 use crate::vocab::{LlmOptions, Raw};
@@ -19,7 +19,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
-pub use failure::Failure;
+pub(crate) use failure::Failure;
 
 /// What the runtime's options say about how handlers run.
 #[derive(Debug, Clone, Default)]
@@ -92,7 +92,7 @@ pub struct RunCtx<'a> {
 /// The owned part of a [`RunCtx`], prepared by the dispatcher; it can move into a background
 /// task (async hooks) and become a context there.
 #[derive(Debug, Clone)]
-pub struct RunParts {
+pub(crate) struct RunParts {
     pub input_json: String,
     pub stdin: Vec<u8>,
     pub cwd: PathBuf,
@@ -104,7 +104,12 @@ pub struct RunParts {
 
 impl RunParts {
     /// The context of one run under a runtime's policy, shared resources and a cancel token.
-    pub fn ctx<'a>(self, policy: &'a Policy, shared: &'a Resources, cancel: &'a CancellationToken) -> RunCtx<'a> {
+    pub(crate) fn ctx<'a>(
+        self,
+        policy: &'a Policy,
+        shared: &'a Resources,
+        cancel: &'a CancellationToken,
+    ) -> RunCtx<'a> {
         RunCtx {
             policy,
             shared,
@@ -121,7 +126,7 @@ impl RunParts {
 }
 
 /// Runs one hook.
-pub async fn run(hook: &Hook, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
+pub(crate) async fn run(hook: &Hook, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
     match &hook.handler {
         HandlerSpec::Shell { command, args, env } => shell::run(command, args.as_deref(), env, ctx).await,
         HandlerSpec::Webhook { url, headers } => webhook::run(url, headers, None, ctx).await,
@@ -139,7 +144,7 @@ pub async fn run(hook: &Hook, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
 }
 
 /// Waits for `fut` unless the deadline passes or the host aborts first.
-pub async fn bounded<T>(
+pub(crate) async fn bounded<T>(
     fut: impl std::future::Future<Output = T>,
     ctx: &RunCtx<'_>,
     on_timeout: impl FnOnce() -> Failure,
@@ -152,12 +157,12 @@ pub async fn bounded<T>(
 }
 
 /// `$ARGUMENTS` → the JSON the hook would read on stdin.
-pub fn render_prompt(prompt: &str, input_json: &str) -> String {
+pub(crate) fn render_prompt(prompt: &str, input_json: &str) -> String {
     prompt.replace("$ARGUMENTS", input_json)
 }
 
 /// Waits for a free hook-process slot (the runtime's concurrency limit), or the host's abort.
-pub async fn slot<'a>(ctx: &'a RunCtx<'_>) -> Result<tokio::sync::SemaphorePermit<'a>, Failure> {
+pub(crate) async fn slot<'a>(ctx: &'a RunCtx<'_>) -> Result<tokio::sync::SemaphorePermit<'a>, Failure> {
     tokio::select! {
         biased;
         _ = ctx.cancel.cancelled() => Err(Failure::Aborted),

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 /// Extracts the JSON text from an answer: the answer itself, or the content of the first
 /// markdown code fence anywhere in it (any case, language tag optional).
-pub fn strip_fence(answer: &str) -> &str {
+pub(crate) fn strip_fence(answer: &str) -> &str {
     let t = answer.trim();
     if t.starts_with('{') {
         return t;
@@ -38,7 +38,7 @@ pub fn parse_answer(content: &str) -> Result<serde_json::Map<String, Value>, Ora
     }
 }
 
-pub async fn run(prompt: &str, model: Option<&str>, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
+pub(crate) async fn run(prompt: &str, model: Option<&str>, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
     let llm = &ctx.policy.llm;
     let (Some(base), Some(model)) = (llm.base_url.as_deref(), model.or(llm.model.as_deref())) else {
         return Err(Unconfigured::Llm.into());

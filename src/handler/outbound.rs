@@ -11,13 +11,13 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 
 /// Deliveries waiting at most; more are dropped with a warning.
-pub const QUEUE: usize = 256;
+pub(crate) const QUEUE: usize = 256;
 const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
 const RETRY_DELAY: Duration = Duration::from_millis(500);
 
 /// One notification to send.
 #[derive(Debug, Clone)]
-pub struct Delivery {
+pub(crate) struct Delivery {
     pub url: String,
     pub event: String,
     pub id: String,
@@ -26,7 +26,7 @@ pub struct Delivery {
 }
 
 /// `sha256=<hex>` of the HMAC-SHA256 of `body` under `secret`.
-pub fn signature(secret: &[u8], body: &[u8]) -> String {
+pub(crate) fn signature(secret: &[u8], body: &[u8]) -> String {
     let mut mac = match <hmac::Hmac<Sha256> as KeyInit>::new_from_slice(secret) {
         Ok(m) => m,
         Err(_) => return String::new(),
@@ -36,7 +36,7 @@ pub fn signature(secret: &[u8], body: &[u8]) -> String {
 }
 
 /// A fresh delivery id (unique per process run).
-pub fn delivery_id() -> String {
+pub(crate) fn delivery_id() -> String {
     static N: AtomicU64 = AtomicU64::new(0);
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
     let seed = format!("{}:{}:{}", std::process::id(), nanos, N.fetch_add(1, Ordering::Relaxed));
@@ -45,13 +45,13 @@ pub fn delivery_id() -> String {
 
 /// The queue and its worker, started on first use.
 #[derive(Default)]
-pub struct Outbound {
+pub(crate) struct Outbound {
     tx: OnceLock<mpsc::Sender<Delivery>>,
 }
 
 impl Outbound {
     /// Queues a delivery without waiting; drops it (with a warning) when the queue is full.
-    pub fn enqueue(&self, http: &reqwest::Client, d: Delivery) {
+    pub(crate) fn enqueue(&self, http: &reqwest::Client, d: Delivery) {
         let tx = self.tx.get_or_init(|| {
             let (tx, rx) = mpsc::channel(QUEUE);
             tokio::spawn(worker(rx, http.clone()));
@@ -66,7 +66,7 @@ impl Outbound {
 impl Outbound {
     /// Queues the outbound webhooks subscribed to this event (never waits); each body carries
     /// the payload shaped as a hook of the target's file reads it.
-    pub fn notify<'a>(
+    pub(crate) fn notify<'a>(
         &self,
         targets: impl Iterator<Item = &'a crate::config::OutboundTarget>,
         canonical: crate::vocab::CanonicalEvent,

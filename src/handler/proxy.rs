@@ -5,7 +5,7 @@ use crate::handler::process::{self, Program};
 use crate::handler::{render_prompt, shell, Failure, RunCtx};
 use crate::vocab::Raw;
 
-pub async fn run(
+pub(crate) async fn run(
     prompt: &str,
     command: Option<&str>,
     env: &[(String, String)],

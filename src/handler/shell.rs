@@ -5,7 +5,7 @@ use crate::handler::{Failure, RunCtx};
 use crate::vocab::Raw;
 
 /// Builds the process spec shared by shell and proxy hooks.
-pub fn spec(program: Program, env: &[(String, String)], stdin: Vec<u8>, ctx: &RunCtx<'_>) -> ProcSpec {
+pub(crate) fn spec(program: Program, env: &[(String, String)], stdin: Vec<u8>, ctx: &RunCtx<'_>) -> ProcSpec {
     let mut all_env: Vec<(String, String)> = ctx.env.clone();
     all_env.push(("CLAUDE_PROJECT_DIR".into(), ctx.project_dir.clone()));
     all_env.extend_from_slice(env);
@@ -22,7 +22,7 @@ pub fn spec(program: Program, env: &[(String, String)], stdin: Vec<u8>, ctx: &Ru
     }
 }
 
-pub async fn run(
+pub(crate) async fn run(
     command: &str,
     args: Option<&[String]>,
     env: &[(String, String)],

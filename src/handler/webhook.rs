@@ -9,12 +9,12 @@ use crate::vocab::Raw;
 
 /// Expands `$VAR` / `${VAR}` (upper-case names only) from `lookup`; unknown or lower-case
 /// names stay verbatim.
-pub fn expand_env(s: &str, lookup: &dyn Fn(&str) -> Option<String>) -> String {
+pub(crate) fn expand_env(s: &str, lookup: &dyn Fn(&str) -> Option<String>) -> String {
     template::expand(s, true, |n| if template::is_upper_name(n) { lookup(n) } else { None })
 }
 
 /// Whether a URL matches one of Claude's `allowedHttpHookUrls` patterns (`*` is any text).
-pub fn url_allowed(url: &str, patterns: &[String]) -> bool {
+pub(crate) fn url_allowed(url: &str, patterns: &[String]) -> bool {
     patterns.iter().any(|p| {
         let re = format!("^(?s:{})$", p.split('*').map(regex::escape).collect::<Vec<_>>().join(".*"));
         regex::Regex::new(&re).is_ok_and(|r| r.is_match(url))
@@ -26,7 +26,7 @@ pub fn url_allowed(url: &str, patterns: &[String]) -> bool {
 /// hook: headers expand only those variables (others become empty), bounded by the runtime's
 /// `httpHookAllowedEnvVars`, the URL must match `allowedHttpHookUrls` when that is set, and a
 /// 2xx body that is not a JSON object decides nothing.
-pub async fn run(
+pub(crate) async fn run(
     url: &str,
     headers: &[(String, String)],
     claude: Option<&[String]>,

@@ -3,31 +3,30 @@
 //! tool names it uses. Each folder implements [`Harness`]; [`registry`] lists them, and the
 //! runtime reaches a harness only through that trait (docs/architecture.md).
 
-pub mod agents;
-pub mod claude;
-pub mod codex;
-pub mod copilot;
-pub mod cursor;
-pub mod gemini;
-pub mod hermes;
-pub mod native;
-pub mod opencode;
-pub mod registry;
-pub mod tools;
-pub mod windsurf;
+pub(crate) mod agents;
+pub(crate) mod claude;
+pub(crate) mod codex;
+pub(crate) mod copilot;
+pub(crate) mod cursor;
+pub(crate) mod gemini;
+pub(crate) mod hermes;
+pub(crate) mod native;
+pub(crate) mod opencode;
+pub(crate) mod registry;
+pub(crate) mod tools;
+pub(crate) mod windsurf;
 
 use crate::config::{Candidate, FileCtx, Hook, LoadSink, PluginDir, Roots};
 use crate::vocab::{Answer, CanonicalEvent, Diagnostic, Dialect, EventSpec, MatcherStyle, RunOutcome, BLOCKED_BY_HOOK};
 use serde_json::{Map, Value};
 use std::path::Path;
 
-pub use registry::{
-    all_dispatch_names, event_names, of, recognise, resolve_any_name, resolve_dispatch_name, HARNESSES,
-};
+pub use registry::{all_dispatch_names, event_names};
+pub(crate) use registry::{of, recognise, resolve_any_name, resolve_dispatch_name, HARNESSES};
 
 /// Everything the hooks of one dispatch share, for shaping one hook's stdin.
 #[derive(Debug, Clone)]
-pub struct PayloadCtx<'a> {
+pub(crate) struct PayloadCtx<'a> {
     /// The host's payload (Claude Code's shape is the canonical one).
     pub host: &'a Map<String, Value>,
     pub canonical: CanonicalEvent,
@@ -44,7 +43,7 @@ pub struct PayloadCtx<'a> {
 
 /// How discovery orders a harness's rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Discovery {
+pub(crate) enum Discovery {
     /// The JavaScript implementation's family (Claude, Codex, opencode, Hermes, `.agents`,
     /// native): every global file first, then every project file, then local ones.
     Family,
@@ -55,7 +54,7 @@ pub enum Discovery {
 
 /// How a harness's hooks are approved before they run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Consent {
+pub(crate) enum Consent {
     /// Hooks of the gated scopes need `hookrt trust approve` (every dialect but the two below).
     Scoped,
     /// Every hook, whatever its scope, is listed; it is skipped while unapproved once any
@@ -66,7 +65,7 @@ pub enum Consent {
 }
 
 /// What one harness means. The defaults are the Claude Code family's rules.
-pub trait Harness: Sync {
+pub(crate) trait Harness: Sync {
     fn dialect(&self) -> Dialect;
 
     /// The event names its files use (and a host may dispatch).

@@ -7,7 +7,7 @@ use crate::vocab::{CanonicalEvent, Dialect, DispatchEvent, Scope, ToolResult};
 use std::path::Path;
 
 /// Every harness, in registry order (the order of [`Dialect::ALL`]).
-pub static HARNESSES: [&dyn Harness; 10] = [
+pub(crate) static HARNESSES: [&dyn Harness; 10] = [
     &crate::harness::claude::Claude,
     &crate::harness::codex::Codex,
     &crate::harness::opencode::Opencode,
@@ -21,7 +21,7 @@ pub static HARNESSES: [&dyn Harness; 10] = [
 ];
 
 /// The harness of a dialect.
-pub fn of(d: Dialect) -> &'static dyn Harness {
+pub(crate) fn of(d: Dialect) -> &'static dyn Harness {
     let h = HARNESSES[d as usize];
     debug_assert_eq!(h.dialect(), d, "the registry is in Dialect::ALL order");
     h
@@ -29,7 +29,7 @@ pub fn of(d: Dialect) -> &'static dyn Harness {
 
 /// Resolves any name a host may dispatch: canonical, or any harness's spelling. A spelling
 /// means the same in every harness that has it (a registry test checks).
-pub fn resolve_dispatch_name(name: &str) -> Option<DispatchEvent> {
+pub(crate) fn resolve_dispatch_name(name: &str) -> Option<DispatchEvent> {
     if let Some(e) = CanonicalEvent::from_canonical(name) {
         return Some(DispatchEvent { canonical: e, result: ToolResult::Either, class: None });
     }
@@ -37,7 +37,7 @@ pub fn resolve_dispatch_name(name: &str) -> Option<DispatchEvent> {
 }
 
 /// Resolves a `hookEventName` from a hook's answer: any dialect's spelling counts.
-pub fn resolve_any_name(name: &str) -> Option<CanonicalEvent> {
+pub(crate) fn resolve_any_name(name: &str) -> Option<CanonicalEvent> {
     resolve_dispatch_name(name).map(|d| d.canonical)
 }
 
@@ -69,7 +69,7 @@ fn scope_rank(s: Scope) -> u8 {
 
 /// The discovery list, in reading order: the family's global, project and local files (each
 /// phase in registry order), then every other harness's own rows.
-pub fn discovery(roots: Roots) -> Vec<Candidate> {
+pub(crate) fn discovery(roots: Roots) -> Vec<Candidate> {
     use Dialect::*;
     // Within a phase the family reads `.agents` before the native project file.
     const ORDER: [Dialect; 10] = [Claude, Codex, Opencode, Hermes, Agents, Native, Gemini, Cursor, Copilot, Windsurf];
@@ -87,7 +87,7 @@ pub fn discovery(roots: Roots) -> Vec<Candidate> {
 
 /// Recognises the dialect of an explicitly named file from where it lives and what it holds
 /// (not from the base name alone: any `hooks.json` may be native, codex or claude).
-pub fn recognise(path: &Path, root: Option<&serde_json::Value>) -> Dialect {
+pub(crate) fn recognise(path: &Path, root: Option<&serde_json::Value>) -> Dialect {
     use Dialect::*;
     let obj = root.and_then(|r| r.as_object());
     if obj.is_some_and(|o| o.get("events").is_some_and(|e| e.is_object())) {

@@ -62,12 +62,12 @@ fn find(name: &str) -> Option<&'static Tool> {
 
 /// Claude's name of a tool spelled by any harness (`run_shell_command` → `Bash`); unknown
 /// names are their own Claude name.
-pub fn claude_name(name: &str) -> &str {
+pub(crate) fn claude_name(name: &str) -> &str {
     find(name).map(|t| t.claude).unwrap_or(name)
 }
 
 /// How `dialect` spells a tool, when it differs from the name given.
-pub fn spelling(dialect: Dialect, name: &str) -> Option<&'static str> {
+pub(crate) fn spelling(dialect: Dialect, name: &str) -> Option<&'static str> {
     if !matches!(dialect, Dialect::Gemini | Dialect::Copilot | Dialect::Cursor) {
         return find(name).map(|t| t.claude).filter(|c| *c != name);
     }
@@ -76,14 +76,14 @@ pub fn spelling(dialect: Dialect, name: &str) -> Option<&'static str> {
 }
 
 /// Replaces the tool name at `key` of a hook's stdin with `dialect`'s spelling, where it has one.
-pub fn rename_in(m: &mut serde_json::Map<String, serde_json::Value>, dialect: Dialect, key: &str) {
+pub(crate) fn rename_in(m: &mut serde_json::Map<String, serde_json::Value>, dialect: Dialect, key: &str) {
     if let Some(n) = m.get(key).and_then(serde_json::Value::as_str).and_then(|n| spelling(dialect, n)) {
         m.insert(key.into(), serde_json::Value::String(n.to_owned()));
     }
 }
 
 /// The class of a tool, from any harness's spelling.
-pub fn class_of(name: &str) -> Option<ToolClass> {
+pub(crate) fn class_of(name: &str) -> Option<ToolClass> {
     if name.starts_with("mcp__") || name.starts_with("MCP:") {
         return Some(ToolClass::Mcp);
     }
@@ -91,7 +91,7 @@ pub fn class_of(name: &str) -> Option<ToolClass> {
 }
 
 /// The tool a class stands for when a dispatch names no tool (`beforeShellExecution` → `Bash`).
-pub fn class_matcher_name(class: ToolClass) -> &'static str {
+pub(crate) fn class_matcher_name(class: ToolClass) -> &'static str {
     match class {
         ToolClass::Shell => "Bash",
         ToolClass::Read => "Read",
@@ -101,7 +101,7 @@ pub fn class_matcher_name(class: ToolClass) -> &'static str {
 }
 
 /// Claude's names of the tools in a class (for `convert`, which writes class hooks as matchers).
-pub fn class_matcher(class: ToolClass) -> &'static str {
+pub(crate) fn class_matcher(class: ToolClass) -> &'static str {
     match class {
         ToolClass::Shell => "Bash",
         ToolClass::Read => "Read",

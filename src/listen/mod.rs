@@ -20,13 +20,13 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 /// Longest request line accepted; longer lines get an error and are skipped.
-pub const MAX_LINE: usize = 64 * 1024 * 1024;
+pub(crate) const MAX_LINE: usize = 64 * 1024 * 1024;
 /// Answers buffered before the request loop waits for the writer.
 const OUTPUT_QUEUE: usize = 8192;
 
 /// How serving ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ended {
+pub(crate) enum Ended {
     /// `bye` or end of input.
     Finished,
     /// The shutdown token fired.
@@ -94,7 +94,7 @@ fn write_loop<W: Write>(rx: std_mpsc::Receiver<String>, output: W) {
 }
 
 /// Serves until `bye`, end of input or shutdown.
-pub async fn serve<R, W>(rt: Arc<Runtime>, input: R, output: W, shutdown: CancellationToken) -> Ended
+pub(crate) async fn serve<R, W>(rt: Arc<Runtime>, input: R, output: W, shutdown: CancellationToken) -> Ended
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,

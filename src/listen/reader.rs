@@ -18,7 +18,7 @@ const MAX_CONCURRENT: usize = 4096;
 const BATCH: usize = 64 * 1024;
 
 /// Where requests go.
-pub struct Lanes {
+pub(crate) struct Lanes {
     pub rt: Arc<Runtime>,
     pub out: std_mpsc::SyncSender<String>,
     pub serial: mpsc::UnboundedSender<Envelope>,
@@ -30,12 +30,12 @@ pub struct Lanes {
 }
 
 /// What the reader thread hands back when input ends: the id of a `bye`, if one came.
-pub struct ReaderDone {
+pub(crate) struct ReaderDone {
     pub bye: Option<Option<Value>>,
 }
 
 /// Starts the reader thread.
-pub fn spawn<R: Read + Send + 'static>(input: R, lanes: Lanes) -> oneshot::Receiver<ReaderDone> {
+pub(crate) fn spawn<R: Read + Send + 'static>(input: R, lanes: Lanes) -> oneshot::Receiver<ReaderDone> {
     let (tx, rx) = oneshot::channel();
     std::thread::spawn(move || {
         let bye = Reader { lanes, batch: String::new(), slots: Arc::new(Semaphore::new(MAX_CONCURRENT)) }.run(input);

@@ -28,7 +28,7 @@ pub struct ListedHook {
 
 /// How consent is applied while loading.
 #[derive(Debug, Clone, Default)]
-pub struct Consent {
+pub(crate) struct Consent {
     pub store: TrustStore,
     /// Which scopes are gated.
     pub scope: ApprovalScope,
@@ -57,13 +57,13 @@ fn command_of(h: &Hook) -> String {
 }
 
 /// What an approval names: `<dialect>:<event>` and the command (or URL, or prompt).
-pub fn key(h: &Hook) -> (String, String) {
+pub(crate) fn key(h: &Hook) -> (String, String) {
     (format!("{}:{}", h.dialect.as_str(), h.event), command_of(h))
 }
 
 /// Where one hook stands with the approvals: the script its command runs (resolved from
 /// `base`) is hashed and looked up; `accept_all` approves everything.
-pub fn assess(
+pub(crate) fn assess(
     store: &TrustStore,
     accept_all: bool,
     (event, command): (&str, &str),
@@ -88,7 +88,7 @@ pub fn assess(
 /// Checks the hooks a file added (from `first` on): lists them for `hookrt trust`, skips the
 /// unapproved ones of a gated scope with a warning each, and otherwise says once per project
 /// file that some of its hooks are not approved (a log line in drop-in mode).
-pub fn gate(cand: &Candidate, first: usize, hooks: &mut Vec<Hook>, project: &Path, c: &Consent, out: Out) {
+pub(crate) fn gate(cand: &Candidate, first: usize, hooks: &mut Vec<Hook>, project: &Path, c: &Consent, out: Out) {
     let gated = c.scope.gates(cand.scope);
     // `hookrt trust` lists project hooks whatever the setting, so they can be approved first.
     if !(gated || matches!(cand.scope, Scope::Project | Scope::Local)) || first >= hooks.len() {
@@ -128,7 +128,14 @@ pub fn gate(cand: &Candidate, first: usize, hooks: &mut Vec<Hook>, project: &Pat
 /// Hermes' first-use consent for the hooks a file added (from `first` on): each is listed;
 /// an unapproved one is skipped when any approval is required and runs with a warning
 /// otherwise. `auto_accept`: the file's `hooks_auto_accept: true`.
-pub fn gate_every(cand: &Candidate, first: usize, hooks: &mut Vec<Hook>, auto_accept: bool, c: &Consent, out: Out) {
+pub(crate) fn gate_every(
+    cand: &Candidate,
+    first: usize,
+    hooks: &mut Vec<Hook>,
+    auto_accept: bool,
+    c: &Consent,
+    out: Out,
+) {
     let base = cand.path.parent().unwrap_or(Path::new("/"));
     let mut i = first;
     while i < hooks.len() {
@@ -162,7 +169,7 @@ pub fn gate_every(cand: &Candidate, first: usize, hooks: &mut Vec<Hook>, auto_ac
 }
 
 /// Where consent's warnings and listed hooks go.
-pub struct Out<'a> {
+pub(crate) struct Out<'a> {
     pub diagnostics: &'a mut Vec<Diagnostic>,
     pub listed: &'a mut Vec<ListedHook>,
 }

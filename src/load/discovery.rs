@@ -7,7 +7,7 @@ use crate::load::{LoadOptions, Policy};
 use crate::vocab::Scope;
 
 /// Every candidate file, in reading order.
-pub fn candidates(opts: &LoadOptions) -> Vec<Candidate> {
+pub(crate) fn candidates(opts: &LoadOptions) -> Vec<Candidate> {
     let mut list: Vec<Candidate> = Vec::new();
     let policy = match &opts.policy {
         Policy::Off => None,
@@ -29,6 +29,6 @@ pub fn candidates(opts: &LoadOptions) -> Vec<Candidate> {
 }
 
 /// The files of the plugins the host names.
-pub fn plugin_files(opts: &LoadOptions) -> Vec<Candidate> {
+pub(crate) fn plugin_files(opts: &LoadOptions) -> Vec<Candidate> {
     HARNESSES.iter().flat_map(|h| h.plugin_files(&opts.plugins, &opts.home)).collect()
 }

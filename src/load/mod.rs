@@ -3,12 +3,12 @@
 //! de-duplication, and the [`HookTable`] the dispatcher plans from. Loading never fails: a
 //! broken file only adds diagnostics.
 
-pub mod consent;
-pub mod discovery;
+pub(crate) mod consent;
+pub(crate) mod discovery;
 mod read;
 mod switches;
-pub mod table;
-pub mod trust_store;
+pub(crate) mod table;
+pub(crate) mod trust_store;
 
 use crate::config::{Candidate, Hook, PluginDir, Roots, Substitutions};
 use crate::vocab::{ApprovalScope, Diagnostic, Dialect, IfRules, Origin, Scope};
@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub use consent::ListedHook;
-pub use table::HookTable;
+pub(crate) use table::HookTable;
 pub use trust_store::{store_path, TrustStatus, TrustStore};
 
 /// Which policy files are read first (Claude Code's managed settings).

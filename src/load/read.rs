@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 /// The state of one load.
-pub struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     opts: &'a LoadOptions,
     consent: Consent,
     hooks: Vec<Hook>,
@@ -30,7 +30,7 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    pub fn new(opts: &'a LoadOptions) -> Self {
+    pub(crate) fn new(opts: &'a LoadOptions) -> Self {
         let consent = Consent {
             store: crate::load::TrustStore::load(&crate::load::store_path(&opts.home)),
             scope: opts.require_approval,
@@ -54,7 +54,7 @@ impl<'a> Reader<'a> {
 
     /// Reads one candidate: skipped when missing or already read (home == cwd reads a file
     /// once, labelled with its first, global, scope).
-    pub fn file(&mut self, cand: &Candidate) {
+    pub(crate) fn file(&mut self, cand: &Candidate) {
         let real = std::fs::canonicalize(&cand.path).unwrap_or_else(|_| cand.path.clone());
         if !self.seen.insert(real) {
             return;
@@ -67,7 +67,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Parses one file's text and gates its hooks.
-    pub fn text(&mut self, cand: &Candidate, text: &str) {
+    pub(crate) fn text(&mut self, cand: &Candidate, text: &str) {
         let first = self.hooks.len();
         let (dialect, groups, auto_accept) = self.parse(cand, text);
         let h = harness::of(dialect);
@@ -146,7 +146,7 @@ impl<'a> Reader<'a> {
 
     /// The installed extensions the files read switch on, each once, except those the host
     /// named itself; empty after the first call.
-    pub fn enabled_extensions(&mut self) -> Vec<Candidate> {
+    pub(crate) fn enabled_extensions(&mut self) -> Vec<Candidate> {
         if std::mem::replace(&mut self.extensions_added, true) {
             return Vec::new();
         }
@@ -160,7 +160,7 @@ impl<'a> Reader<'a> {
     }
 
     /// De-duplication and the switches, then the table.
-    pub fn finish(mut self) -> Loaded {
+    pub(crate) fn finish(mut self) -> Loaded {
         let mut hooks = dedup(std::mem::take(&mut self.hooks));
         let off = self.switches.apply(&mut hooks, self.opts.hooks_off, &mut self.diagnostics);
         let mut table = HookTable::new(hooks, off);
@@ -169,7 +169,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The hooks and diagnostics read so far (the fuzz targets' view).
-    pub fn into_parts(self) -> (Vec<Hook>, Vec<Diagnostic>) {
+    pub(crate) fn into_parts(self) -> (Vec<Hook>, Vec<Diagnostic>) {
         (self.hooks, self.diagnostics)
     }
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// The switches read so far.
 #[derive(Debug, Default)]
-pub struct Switches {
+pub(crate) struct Switches {
     /// `disableAllHooks` of the settings files (the last one read wins).
     disabled: Option<bool>,
     /// `disableAllHooks` of managed settings: wins over everything.
@@ -20,7 +20,7 @@ pub struct Switches {
 
 impl Switches {
     /// Records a file's switches; `all`: its `disableAllHooks` speaks for every file.
-    pub fn read(&mut self, root: &Map<String, Value>, file: &Path, managed: bool, all: bool) {
+    pub(crate) fn read(&mut self, root: &Map<String, Value>, file: &Path, managed: bool, all: bool) {
         let off = root.get("disableAllHooks").and_then(Value::as_bool);
         if managed {
             self.managed_disabled = off == Some(true);
@@ -32,7 +32,7 @@ impl Switches {
     }
 
     /// Applies the switches to the loaded hooks; returns whether everything is off.
-    pub fn apply(&self, hooks: &mut Vec<Hook>, hooks_off: bool, diags: &mut Vec<Diagnostic>) -> bool {
+    pub(crate) fn apply(&self, hooks: &mut Vec<Hook>, hooks_off: bool, diags: &mut Vec<Diagnostic>) -> bool {
         let managed = |h: &Hook| crate::load::is_managed(h);
         let has_managed = hooks.iter().any(managed);
         if let Some(file) = &self.managed_only {

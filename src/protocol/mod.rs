@@ -2,7 +2,7 @@
 //! response per line, with the JavaScript implementation's error texts. [`quick`] answers the
 //! lines that run no hook without building a JSON tree.
 
-pub mod quick;
+pub(crate) mod quick;
 
 use crate::runtime::{DispatchRequest, DispatchResult, Runtime};
 use serde::Serialize;
@@ -106,7 +106,7 @@ fn line<T: Serialize>(body: &T, id: Option<&Value>) -> String {
 }
 
 /// `{"ok":false,"error":…}`.
-pub fn error_line(error: &str, id: Option<&Value>) -> String {
+pub(crate) fn error_line(error: &str, id: Option<&Value>) -> String {
     let mut m = Map::new();
     m.insert("ok".into(), Value::Bool(false));
     m.insert("error".into(), Value::String(error.to_owned()));
@@ -116,7 +116,7 @@ pub fn error_line(error: &str, id: Option<&Value>) -> String {
     Value::Object(m).to_string()
 }
 
-pub fn pong_line(id: Option<&Value>) -> String {
+pub(crate) fn pong_line(id: Option<&Value>) -> String {
     #[derive(Serialize)]
     struct Pong {
         pong: bool,
@@ -124,13 +124,13 @@ pub fn pong_line(id: Option<&Value>) -> String {
     line(&Pong { pong: true }, id)
 }
 
-pub fn bye_line(id: Option<&Value>) -> String {
+pub(crate) fn bye_line(id: Option<&Value>) -> String {
     #[derive(Serialize)]
     struct Empty {}
     line(&Empty {}, id)
 }
 
-pub fn reload_line(diags: &[crate::vocab::Diagnostic], id: Option<&Value>) -> String {
+pub(crate) fn reload_line(diags: &[crate::vocab::Diagnostic], id: Option<&Value>) -> String {
     #[derive(Serialize)]
     struct Reloaded<'a> {
         diagnostics: &'a [crate::vocab::Diagnostic],
@@ -138,11 +138,12 @@ pub fn reload_line(diags: &[crate::vocab::Diagnostic], id: Option<&Value>) -> St
     line(&Reloaded { diagnostics: diags }, id)
 }
 
-pub fn dispatch_line(r: &DispatchResult, id: Option<&Value>) -> String {
+pub(crate) fn dispatch_line(r: &DispatchResult, id: Option<&Value>) -> String {
     line(r, id)
 }
 
-pub use quick::{empty_dispatch_line, quick_answer};
+pub(crate) use quick::empty_dispatch_line;
+pub use quick::quick_answer;
 
 #[cfg(test)]
 mod tests {

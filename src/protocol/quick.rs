@@ -7,7 +7,7 @@ use serde_json::Value;
 
 /// The answer to a dispatch that ran nothing: the same bytes every time for an event, so they
 /// are built once.
-pub fn empty_dispatch_line(canonical: crate::vocab::CanonicalEvent, id: Option<&Value>) -> String {
+pub(crate) fn empty_dispatch_line(canonical: crate::vocab::CanonicalEvent, id: Option<&Value>) -> String {
     static LINES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     let lines = LINES.get_or_init(|| {
         crate::vocab::CanonicalEvent::ALL.iter().map(|&e| dispatch_line(&DispatchResult::empty(e), None)).collect()
@@ -30,7 +30,7 @@ pub fn empty_dispatch_line(canonical: crate::vocab::CanonicalEvent, id: Option<&
 /// hook without building a JSON tree. Anything unusual (wrong types, duplicate keys) fails
 /// here and goes through [`parse_line`], which has the exact error texts.
 #[derive(serde::Deserialize)]
-pub struct Quick<'a> {
+pub(crate) struct Quick<'a> {
     #[serde(borrow)]
     pub op: std::borrow::Cow<'a, str>,
     #[serde(borrow, default)]
@@ -99,7 +99,7 @@ impl<'de> serde::de::Visitor<'de> for SubjectSeed {
 }
 
 /// The matcher subject of a raw payload object for an event.
-pub fn raw_subject<'a>(
+pub(crate) fn raw_subject<'a>(
     payload: &'a str,
     subject: crate::vocab::Subject,
 ) -> Result<Option<std::borrow::Cow<'a, str>>, serde_json::Error> {

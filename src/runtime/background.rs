@@ -32,14 +32,14 @@ pub struct Listener(pub Arc<dyn Fn(&Finished) + Send + Sync>);
 
 /// Finished async runs waiting for their session's next dispatch.
 #[derive(Default)]
-pub struct Background {
+pub(crate) struct Background {
     pending: Mutex<HashMap<String, Vec<Finished>>>,
     count: AtomicUsize,
     listener: RwLock<Option<Listener>>,
 }
 
 impl Background {
-    pub fn set_listener(&self, l: Option<Listener>) {
+    pub(crate) fn set_listener(&self, l: Option<Listener>) {
         match self.listener.write() {
             Ok(mut g) => *g = l,
             Err(p) => *p.into_inner() = l,
@@ -48,7 +48,7 @@ impl Background {
 
     /// Records a finished async run: keeps only what it tells the session (contexts,
     /// messages, a rewake), tells the listener, and queues it for the next dispatch.
-    pub fn finished(&self, session_id: String, mut run: Run) {
+    pub(crate) fn finished(&self, session_id: String, mut run: Run) {
         run.is_async = true;
         let o = &mut run.outcome;
         let rewake = (run.hook.claude.async_rewake && o.exit_code == Some(Some(2)))
@@ -84,12 +84,12 @@ impl Background {
     }
 
     /// Whether any result waits (the no-match shortcuts must then take the full path).
-    pub fn has_pending(&self) -> bool {
+    pub(crate) fn has_pending(&self) -> bool {
         self.count.load(Ordering::Relaxed) > 0
     }
 
     /// Takes the results waiting for a session.
-    pub fn take(&self, session_id: &str) -> Vec<Finished> {
+    pub(crate) fn take(&self, session_id: &str) -> Vec<Finished> {
         if !self.has_pending() {
             return Vec::new();
         }

@@ -14,7 +14,8 @@ use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub use crate::runtime::execute::{ProgressSink, Run};
+pub(crate) use crate::runtime::execute::ProgressSink;
+pub use crate::runtime::execute::Run;
 
 /// Why a dispatch has no result.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -66,7 +67,7 @@ impl DispatchResult {
 /// What every hook of one dispatch shares: the event, the host payload, where hooks run and
 /// the `CLAUDE_ENV_FILE` of events that export variables. Built once per dispatch (and by
 /// `trial` for a single hook).
-pub struct DispatchCtx {
+pub(crate) struct DispatchCtx {
     pub canonical: CanonicalEvent,
     pub payload: Map<String, Value>,
     pub cwd: PathBuf,
@@ -78,7 +79,7 @@ pub struct DispatchCtx {
 }
 
 impl DispatchCtx {
-    pub fn new(
+    pub(crate) fn new(
         policy: &RunPolicy,
         canonical: CanonicalEvent,
         payload: Map<String, Value>,
@@ -108,12 +109,12 @@ impl DispatchCtx {
     }
 
     /// Everything one run of `hook` needs, owned.
-    pub fn parts(&self, opts: &Resolved, hook: &Hook) -> RunParts {
+    pub(crate) fn parts(&self, opts: &Resolved, hook: &Hook) -> RunParts {
         self.parts_with(opts, hook, None)
     }
 
     /// [`DispatchCtx::parts`], with the `tool_input` a previous hook of a chain returned.
-    pub fn parts_with(&self, opts: &Resolved, hook: &Hook, tool_input: Option<&Value>) -> RunParts {
+    pub(crate) fn parts_with(&self, opts: &Resolved, hook: &Hook, tool_input: Option<&Value>) -> RunParts {
         let policy = &opts.policy;
         let mut input = self.input_for(policy, hook);
         if let Some(t) = tool_input {
@@ -143,7 +144,7 @@ impl DispatchCtx {
 
     /// The hook's `if` rule against this dispatch: only tool events can match, a rule that did
     /// not parse lets the hook run.
-    pub fn if_admits(&self, hook: &Hook, home: &Path) -> bool {
+    pub(crate) fn if_admits(&self, hook: &Hook, home: &Path) -> bool {
         if hook.claude.if_text.is_none() {
             return true;
         }

@@ -12,14 +12,14 @@ const MAX_BYTES: u64 = 1024 * 1024;
 
 /// A per-dispatch environment file, removed on drop.
 #[derive(Debug)]
-pub struct EnvFile {
+pub(crate) struct EnvFile {
     pub path: PathBuf,
 }
 
 impl EnvFile {
     /// Creates an empty file only this user can read; `None` (with a warning) when the
     /// temporary directory is not writable.
-    pub fn create() -> Option<EnvFile> {
+    pub(crate) fn create() -> Option<EnvFile> {
         static N: AtomicU64 = AtomicU64::new(0);
         let path = std::env::temp_dir().join(format!(
             "hookrt-env-{}-{}.sh",
@@ -40,7 +40,7 @@ impl EnvFile {
     }
 
     /// The variables the hooks exported; `None` when they wrote none.
-    pub fn take_exports(&self) -> Option<BTreeMap<String, String>> {
+    pub(crate) fn take_exports(&self) -> Option<BTreeMap<String, String>> {
         use std::io::Read;
         let mut text = String::new();
         let f = std::fs::File::open(&self.path).ok()?;
@@ -58,7 +58,7 @@ impl Drop for EnvFile {
 
 /// Reads `export K=V` (and plain `K=V`) lines with shell quoting, later lines winning; other
 /// lines (comments, commands) are skipped, never run.
-pub fn parse(text: &str) -> BTreeMap<String, String> {
+pub(crate) fn parse(text: &str) -> BTreeMap<String, String> {
     let mut vars = BTreeMap::new();
     for line in text.lines() {
         let line = line.trim();

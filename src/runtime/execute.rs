@@ -85,7 +85,7 @@ impl ProgressSink {
 }
 
 /// Runs and decodes one hook; `None` when the dispatch was aborted.
-pub async fn execute(
+pub(crate) async fn execute(
     policy: &RunPolicy,
     hook: Arc<Hook>,
     ctx: RunCtx<'_>,

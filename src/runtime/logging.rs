@@ -3,7 +3,7 @@
 use std::sync::Once;
 
 /// Installs the stderr subscriber once; later calls do nothing.
-pub fn init() {
+pub(crate) fn init() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let filter = tracing_subscriber::EnvFilter::try_from_env("HOOKRT_LOG")

@@ -1,15 +1,15 @@
 //! The runtime: loaded configuration plus dispatch — plan the hooks for an event, run them,
 //! decode each, fold in configuration order, settle (docs/architecture.md).
 
-pub mod background;
-pub mod dispatch;
-pub mod env_file;
-pub mod execute;
-pub mod history;
-pub mod logging;
-pub mod options;
+pub(crate) mod background;
+pub(crate) mod dispatch;
+pub(crate) mod env_file;
+pub(crate) mod execute;
+pub(crate) mod history;
+pub(crate) mod logging;
+pub(crate) mod options;
 mod plan;
-pub mod stop_guard;
+pub(crate) mod stop_guard;
 
 use crate::config::{HandlerSpec, Hook};
 use crate::contract::fold;

@@ -148,13 +148,13 @@ pub struct RunPolicy {
 }
 
 pub const DEFAULT_OUTPUT_CAP: usize = 1024 * 1024;
-pub const DEFAULT_MAX_PROCESSES: usize = 64;
-pub const DEFAULT_STOP_BLOCK_LIMIT: u32 = 8;
+pub(crate) const DEFAULT_MAX_PROCESSES: usize = 64;
+pub(crate) const DEFAULT_STOP_BLOCK_LIMIT: u32 = 8;
 /// Claude Code's cap on one hook output string.
-pub const DEFAULT_CONTEXT_CAP: usize = 10_000;
+pub(crate) const DEFAULT_CONTEXT_CAP: usize = 10_000;
 
 /// Whether an environment variable name looks like it holds a secret.
-pub fn is_secret_name(name: &str) -> bool {
+pub(crate) fn is_secret_name(name: &str) -> bool {
     let up = name.to_ascii_uppercase();
     ["KEY", "PASSWORD", "SECRET", "TOKEN"].iter().any(|w| up.contains(w))
 }

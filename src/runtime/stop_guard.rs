@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 /// What [`StopGuard::prepare`] learnt about a dispatch, for [`StopGuard::settle`].
 #[derive(Debug)]
-pub struct StopTicket {
+pub(crate) struct StopTicket {
     /// The guard's key for this session (and subagent); `None`: not a stop event.
     key: Option<String>,
     /// Over-limit blocks are downgraded (Stop only; SubagentStop is never blocking here).
@@ -24,13 +24,13 @@ const MAX_SESSIONS: usize = 10_000;
 
 /// Consecutive blocked Stops per session.
 #[derive(Debug)]
-pub struct StopGuard {
+pub(crate) struct StopGuard {
     limit: u32,
     blocks: Mutex<HashMap<String, u32>>,
 }
 
 impl StopGuard {
-    pub fn new(limit: u32) -> Self {
+    pub(crate) fn new(limit: u32) -> Self {
         StopGuard { limit, blocks: Mutex::new(HashMap::new()) }
     }
 
@@ -42,7 +42,7 @@ impl StopGuard {
     }
 
     /// Before a dispatch: fills `stop_hook_active` on Stop and SubagentStop payloads.
-    pub fn prepare(&self, canonical: CanonicalEvent, payload: &mut Map<String, Value>) -> StopTicket {
+    pub(crate) fn prepare(&self, canonical: CanonicalEvent, payload: &mut Map<String, Value>) -> StopTicket {
         let str_of = |k: &str| payload.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
         let key = match canonical {
             CanonicalEvent::TurnStop => str_of("session_id"),
@@ -61,7 +61,7 @@ impl StopGuard {
     }
 
     /// After a dispatch: records whether it blocked; downgrades a block over the limit.
-    pub fn settle(&self, ticket: &StopTicket, outcome: Option<&mut Outcome>) {
+    pub(crate) fn settle(&self, ticket: &StopTicket, outcome: Option<&mut Outcome>) {
         let Some(key) = &ticket.key else { return };
         let Some(outcome) = outcome else {
             self.record(key, false);
@@ -78,19 +78,19 @@ impl StopGuard {
     }
 
     /// How many Stops of this ticket's session (or subagent) in a row were blocked so far.
-    pub fn count(&self, ticket: &StopTicket) -> u32 {
+    pub(crate) fn count(&self, ticket: &StopTicket) -> u32 {
         let Some(key) = &ticket.key else { return 0 };
         self.with(|m| m.get(key).copied().unwrap_or(0))
     }
 
     /// Whether the previous Stop of this session was blocked.
-    pub fn was_blocked(&self, session: &str) -> bool {
+    pub(crate) fn was_blocked(&self, session: &str) -> bool {
         self.with(|m| m.get(session).is_some_and(|n| *n > 0))
     }
 
     /// Records a Stop outcome; `true` when this block is over the limit and must be downgraded
     /// (the count then starts again).
-    pub fn record(&self, session: &str, blocked: bool) -> bool {
+    pub(crate) fn record(&self, session: &str, blocked: bool) -> bool {
         self.with(|m| {
             if !blocked {
                 m.remove(session);

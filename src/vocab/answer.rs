@@ -68,7 +68,7 @@ impl RunOutcome {
 }
 
 /// Cuts one text to `cap` characters plus a marker.
-pub fn cap_text(t: &mut String, cap: usize) {
+pub(crate) fn cap_text(t: &mut String, cap: usize) {
     let Some((cut_at, _)) = t.char_indices().nth(cap) else { return };
     let cut = t[cut_at..].chars().count();
     t.truncate(cut_at);
@@ -76,9 +76,9 @@ pub fn cap_text(t: &mut String, cap: usize) {
 }
 
 /// Default reason of an exit-2 run with empty stderr.
-pub const BLOCKED_BY_HOOK: &str = "blocked by hook";
+pub(crate) const BLOCKED_BY_HOOK: &str = "blocked by hook";
 /// Default reason of `ok:false` without a reason.
-pub const DENIED_BY_EVALUATION: &str = "denied by evaluation";
+pub(crate) const DENIED_BY_EVALUATION: &str = "denied by evaluation";
 
 /// Event-specific fields, flattened into `runs[i].outcome` and `outcome` on the wire.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -147,7 +147,7 @@ impl EventFields {
 /// A hook's JSON answer object, with its `hookSpecificOutput` when that speaks about the
 /// dispatched event (one naming another event is discarded as a whole; docs/events.md).
 #[derive(Debug, Clone, Copy)]
-pub struct Answer<'a> {
+pub(crate) struct Answer<'a> {
     pub top: &'a serde_json::Map<String, Value>,
     pub hso: Option<&'a serde_json::Map<String, Value>>,
 }

@@ -383,7 +383,7 @@ pub struct DispatchEvent {
 /// What one event name of a harness means: the canonical event, which tool outcomes its groups
 /// are for, the tool class it stands for (`beforeShellExecution`), and whether it takes a matcher.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EventSpec {
+pub(crate) struct EventSpec {
     pub name: &'static str,
     pub canonical: CanonicalEvent,
     pub result: ToolResult,
@@ -396,32 +396,32 @@ pub struct EventSpec {
 impl EventSpec {
     /// A name whose matcher works exactly where the canonical event has a subject (the
     /// Claude Code family's rule).
-    pub const fn named(name: &'static str, canonical: CanonicalEvent) -> Self {
+    pub(crate) const fn named(name: &'static str, canonical: CanonicalEvent) -> Self {
         EventSpec { name, canonical, result: ToolResult::Either, class: None, matcher: canonical.has_subject() }
     }
 
     /// A lifecycle event that takes no matcher.
-    pub const fn plain(name: &'static str, canonical: CanonicalEvent) -> Self {
+    pub(crate) const fn plain(name: &'static str, canonical: CanonicalEvent) -> Self {
         EventSpec { name, canonical, result: ToolResult::Either, class: None, matcher: false }
     }
 
     /// A tool event with a matcher, for the given tool outcomes.
-    pub const fn tool(name: &'static str, canonical: CanonicalEvent, result: ToolResult) -> Self {
+    pub(crate) const fn tool(name: &'static str, canonical: CanonicalEvent, result: ToolResult) -> Self {
         EventSpec { name, canonical, result, class: None, matcher: true }
     }
 
     /// A tool-class event (`beforeShellExecution`): no matcher, one class of tools.
-    pub const fn class(name: &'static str, canonical: CanonicalEvent, class: ToolClass) -> Self {
+    pub(crate) const fn class(name: &'static str, canonical: CanonicalEvent, class: ToolClass) -> Self {
         EventSpec { name, canonical, result: ToolResult::Either, class: Some(class), matcher: false }
     }
 
     /// The same name with a matcher.
-    pub const fn with_matcher(self) -> Self {
+    pub(crate) const fn with_matcher(self) -> Self {
         EventSpec { matcher: true, ..self }
     }
 
     /// What a dispatch under this name means.
-    pub const fn dispatch(self) -> DispatchEvent {
+    pub(crate) const fn dispatch(self) -> DispatchEvent {
         DispatchEvent { canonical: self.canonical, result: self.result, class: self.class }
     }
 }

@@ -2,21 +2,26 @@
 //! kinds, scopes, settings types, diagnostics and the shape of a hook's answer. Nothing here
 //! imports anything else of the crate (docs/architecture.md).
 
-pub mod answer;
-pub mod decision;
-pub mod diagnostic;
-pub mod dialect;
-pub mod event;
-pub mod scope;
-pub mod settings;
-pub mod text;
-pub mod tool;
+pub(crate) mod answer;
+pub(crate) mod decision;
+pub(crate) mod diagnostic;
+pub(crate) mod dialect;
+pub(crate) mod event;
+pub(crate) mod scope;
+pub(crate) mod settings;
+pub(crate) mod text;
+pub(crate) mod tool;
 
-pub use answer::{Answer, EventFields, Raw, RunOutcome, BLOCKED_BY_HOOK, DENIED_BY_EVALUATION};
+pub(crate) use answer::{Answer, BLOCKED_BY_HOOK, DENIED_BY_EVALUATION};
+pub use answer::{EventFields, Raw, RunOutcome};
 pub use decision::Decision;
 pub use diagnostic::{Diagnostic, Severity};
-pub use dialect::{Dialect, HandlerKind, MatcherStyle};
-pub use event::{CanonicalEvent, DispatchEvent, EventSpec, ExitTwo, OutputRule, Subject, ToolResult};
-pub use scope::{ApprovalScope, Origin, Scope};
-pub use settings::{Concurrency, IfRules, LlmOptions, OnError, Order, ProxyOptions, WorkerSettings};
-pub use tool::ToolClass;
+pub use dialect::Dialect;
+pub(crate) use dialect::{HandlerKind, MatcherStyle};
+pub use event::CanonicalEvent;
+pub(crate) use event::{DispatchEvent, EventSpec, ExitTwo, OutputRule, Subject, ToolResult};
+pub(crate) use scope::Origin;
+pub use scope::{ApprovalScope, Scope};
+pub use settings::{Concurrency, IfRules, LlmOptions, OnError, ProxyOptions};
+pub(crate) use settings::{Order, WorkerSettings};
+pub(crate) use tool::ToolClass;

@@ -5,12 +5,12 @@ use std::num::NonZeroU8;
 use time::format_description::well_known::iso8601::{Config, EncodedConfig, Iso8601, TimePrecision};
 
 /// JSON-style quoting for names in messages (`"Foo"`).
-pub fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| format!("\"{s}\""))
 }
 
 /// The closest known name, when it is close enough to be a typo.
-pub fn closest(name: &str, known: &[&str]) -> Option<String> {
+pub(crate) fn closest(name: &str, known: &[&str]) -> Option<String> {
     known
         .iter()
         .map(|k| (strsim::levenshtein(name, k), *k))
@@ -20,17 +20,17 @@ pub fn closest(name: &str, known: &[&str]) -> Option<String> {
 }
 
 /// `; did you mean "X"?` when a known name is close to the unknown one, else nothing.
-pub fn did_you_mean(name: &str, known: &[&str]) -> String {
+pub(crate) fn did_you_mean(name: &str, known: &[&str]) -> String {
     closest(name, known).map(|k| format!("; did you mean {}?", quote(&k))).unwrap_or_default()
 }
 
 /// The first `n` characters of a text, for error messages.
-pub fn first_chars(s: &str, n: usize) -> String {
+pub(crate) fn first_chars(s: &str, n: usize) -> String {
     s.chars().take(n).collect()
 }
 
 /// Writes a timeout in seconds as the shortest decimal (`0.4`, `1`, `2.5`).
-pub fn secs_label(t: f64) -> String {
+pub(crate) fn secs_label(t: f64) -> String {
     format!("{t}")
 }
 
@@ -38,17 +38,17 @@ const MILLIS: EncodedConfig =
     Config::DEFAULT.set_time_precision(TimePrecision::Second { decimal_digits: NonZeroU8::new(3) }).encode();
 
 /// A time as JavaScript's `toISOString()` writes it (`2026-11-29T20:00:00.123Z`).
-pub fn iso(t: time::OffsetDateTime) -> String {
+pub(crate) fn iso(t: time::OffsetDateTime) -> String {
     t.to_offset(time::UtcOffset::UTC).format(&Iso8601::<MILLIS>).unwrap_or_default()
 }
 
 /// The current time as [`iso`] writes it.
-pub fn iso_now() -> String {
+pub(crate) fn iso_now() -> String {
     iso(time::OffsetDateTime::now_utc())
 }
 
 /// Milliseconds since the Unix epoch (Copilot's `timestamp`).
-pub fn epoch_ms_now() -> i64 {
+pub(crate) fn epoch_ms_now() -> i64 {
     (time::OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
 }
 

@@ -5,7 +5,7 @@
 
 #[cfg(target_os = "linux")]
 mod procfs;
-pub mod tree;
+pub(crate) mod tree;
 
 use super::Failure;
 use crate::vocab::Raw;
@@ -28,7 +28,7 @@ const DRAIN_GRACE: Duration = Duration::from_millis(200);
 
 /// What to run.
 #[derive(Debug, Clone)]
-pub enum Program {
+pub(crate) enum Program {
     /// `/bin/sh -c <command>`.
     Shell(String),
     /// A program and its arguments, without a shell.
@@ -37,7 +37,7 @@ pub enum Program {
 
 /// A fully resolved process run.
 #[derive(Debug, Clone)]
-pub struct ProcSpec {
+pub(crate) struct ProcSpec {
     pub program: Program,
     pub cwd: PathBuf,
     /// Added to (or replacing) the host environment.
@@ -91,7 +91,7 @@ pub(crate) fn start_error(e: std::io::Error, spec: &ProcSpec) -> Failure {
 
 /// The command for a spec: its own process group, piped stdio, the spec's cwd and
 /// environment, and a fresh per-run marker (returned) in the environment.
-pub fn command(spec: &ProcSpec) -> (tokio::process::Command, String) {
+pub(crate) fn command(spec: &ProcSpec) -> (tokio::process::Command, String) {
     let mut cmd = match &spec.program {
         Program::Shell(c) => {
             let mut cmd = tokio::process::Command::new("/bin/sh");
@@ -127,7 +127,7 @@ pub fn command(spec: &ProcSpec) -> (tokio::process::Command, String) {
 }
 
 /// Runs a process to completion, timeout or abort.
-pub async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Failure> {
+pub(crate) async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Failure> {
     if cancel.is_cancelled() {
         return Err(Failure::Aborted);
     }

@@ -8,7 +8,7 @@ use nix::unistd::Pid;
 
 /// The fields of `/proc/<pid>/stat` process supervision needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Stat {
+pub(crate) struct Stat {
     pub pid: i32,
     pub state: char,
     pub ppid: i32,
@@ -16,7 +16,7 @@ pub struct Stat {
 }
 
 /// Reads one process's stat line; `None` when it is gone or unreadable.
-pub fn stat(pid: i32) -> Option<Stat> {
+pub(crate) fn stat(pid: i32) -> Option<Stat> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     parse_stat(pid, &text)
 }
@@ -41,13 +41,13 @@ fn pids() -> impl Iterator<Item = i32> {
 }
 
 /// Every member of a process group.
-pub fn members(pgid: i32) -> Vec<Stat> {
+pub(crate) fn members(pgid: i32) -> Vec<Stat> {
     pids().filter_map(stat).filter(|s| s.pgrp == pgid).collect()
 }
 
 /// SIGKILLs every process (but this one) whose environment holds `needle`
 /// (`HOOKRT_RUN=<marker>\0`); returns their pids.
-pub fn kill_marked(needle: &str) -> Vec<i32> {
+pub(crate) fn kill_marked(needle: &str) -> Vec<i32> {
     let me = std::process::id() as i32;
     let mut killed = Vec::new();
     for pid in pids().filter(|&p| p != me) {
@@ -62,7 +62,7 @@ pub fn kill_marked(needle: &str) -> Vec<i32> {
 
 /// One pass over killed pids: reaps those this process adopted that are now zombies; returns
 /// the ones still to wait for (adopted by us and not yet dead).
-pub fn reap_adopted(mut pids: Vec<i32>) -> Vec<i32> {
+pub(crate) fn reap_adopted(mut pids: Vec<i32>) -> Vec<i32> {
     let me = std::process::id() as i32;
     pids.retain(|&pid| match stat(pid) {
         None => false,

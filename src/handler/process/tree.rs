@@ -8,10 +8,10 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 /// Environment variable marking every process of one hook run.
-pub const MARKER_VAR: &str = "HOOKRT_RUN";
+pub(crate) const MARKER_VAR: &str = "HOOKRT_RUN";
 
 /// A marker unique to this process and run.
-pub fn next_marker() -> String {
+pub(crate) fn next_marker() -> String {
     static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     format!("{}-{}", std::process::id(), N.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
 }
@@ -19,7 +19,7 @@ pub fn next_marker() -> String {
 /// Makes this process adopt orphaned descendants, so killed hook trees can be reaped even
 /// where PID 1 does not reap (containers). Linux only: elsewhere orphans go to launchd/init,
 /// which reaps them.
-pub fn become_subreaper() {
+pub(crate) fn become_subreaper() {
     #[cfg(target_os = "linux")]
     {
         static ONCE: std::sync::Once = std::sync::Once::new();
@@ -33,7 +33,7 @@ pub fn become_subreaper() {
 
 /// The processes of one run.
 #[derive(Debug)]
-pub struct ProcessTree {
+pub(crate) struct ProcessTree {
     /// The group leader's pid, which is also the group id; `None` once the tree is settled.
     pgid: Option<Pid>,
     marker: String,
@@ -44,20 +44,20 @@ pub struct ProcessTree {
 impl ProcessTree {
     /// A tree whose leader was spawned with `process_group(0)` and the marker in its
     /// environment.
-    pub fn new(leader: Option<u32>, marker: String, reap: bool) -> Self {
+    pub(crate) fn new(leader: Option<u32>, marker: String, reap: bool) -> Self {
         let pgid = leader.and_then(|p| i32::try_from(p).ok()).map(Pid::from_raw);
         ProcessTree { pgid, marker, reap }
     }
 
     /// The run ended normally and nothing needs killing: the `Drop` kill is disarmed.
-    pub fn settle(&mut self) {
+    pub(crate) fn settle(&mut self) {
         self.pgid = None;
     }
 
     /// SIGTERM to the group, up to `grace` for it to go, SIGKILL, then the main process is
     /// waited for and (when we are the subreaper) every adopted member of the group reaped.
     /// Process-table scans run on the blocking pool, never on a runtime worker.
-    pub async fn terminate(&mut self, child: Option<&mut tokio::process::Child>, grace: Duration) {
+    pub(crate) async fn terminate(&mut self, child: Option<&mut tokio::process::Child>, grace: Duration) {
         let Some(pgid) = self.pgid else {
             if let Some(c) = child {
                 let _ = c.wait().await;
@@ -102,7 +102,7 @@ impl ProcessTree {
     /// Kills the run's descendants that left its process group, and reaps the adopted ones.
     /// Only Linux can find them (by the marker in `/proc/<pid>/environ`); elsewhere this does
     /// nothing, and a `setsid` daemon of a killed hook survives (documented in the README).
-    pub async fn kill_escaped(&self) {
+    pub(crate) async fn kill_escaped(&self) {
         #[cfg(target_os = "linux")]
         {
             let needle = format!("{MARKER_VAR}={}\0", self.marker);

@@ -33,7 +33,7 @@ fn groups() -> &'static Mutex<HashSet<i32>> {
 
 /// SIGKILLs every worker process group at once. The JS wrapper calls it when Node exits,
 /// when no async code (and so no supervisor) runs any more.
-pub fn kill_all_now() {
+pub(crate) fn kill_all_now() {
     let gs: Vec<i32> = crate::handler::worker::lock(groups()).drain().collect();
     for g in gs {
         let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(g), nix::sys::signal::Signal::SIGKILL);
@@ -41,7 +41,7 @@ pub fn kill_all_now() {
 }
 
 /// A running worker.
-pub struct Live {
+pub(crate) struct Live {
     hook_id: String,
     stdin: tokio::sync::Mutex<Option<ChildStdin>>,
     /// Requests waiting for answers; `Err(why)` once the worker has ended.
@@ -59,7 +59,7 @@ pub struct Live {
 
 impl Live {
     /// Spawns the worker and its supervisor.
-    pub fn start(
+    pub(crate) fn start(
         hook_id: &str,
         key: &WorkerKey,
         program: Program,
@@ -112,12 +112,12 @@ impl Live {
     }
 
     /// Whether the worker is being (or has been) stopped; a new request starts a fresh one.
-    pub fn is_ending(&self) -> bool {
+    pub(crate) fn is_ending(&self) -> bool {
         self.kill.is_cancelled() || self.stop.is_cancelled()
     }
 
     /// Writes one request; returns its id and where its answer will arrive.
-    pub async fn send(
+    pub(crate) async fn send(
         &self,
         event: &str,
         payload_json: &str,
@@ -147,20 +147,20 @@ impl Live {
     }
 
     /// Drops a request whose caller gave up; its late answer is ignored.
-    pub fn forget(&self, id: u64) {
+    pub(crate) fn forget(&self, id: u64) {
         if let Ok(m) = &mut *crate::handler::worker::lock(&self.pending) {
             m.remove(&id);
         }
     }
 
     /// Kills the worker's tree now; requests still in flight fail with `why`.
-    pub fn kill(&self, why: &str) {
+    pub(crate) fn kill(&self, why: &str) {
         crate::handler::worker::lock(&self.why).get_or_insert_with(|| why.to_owned());
         self.kill.cancel();
     }
 
     /// Closes stdin, waits the kill grace, then kills the tree.
-    pub fn stop_gracefully(&self, why: &str) {
+    pub(crate) fn stop_gracefully(&self, why: &str) {
         crate::handler::worker::lock(&self.why).get_or_insert_with(|| why.to_owned());
         self.stop.cancel();
     }

@@ -11,7 +11,7 @@
 //! itself: the next request starts a fresh worker, with crash backoff and a cap.
 
 mod live;
-pub mod wire;
+pub(crate) mod wire;
 
 use super::process::Program;
 use super::{Failure, RunCtx};
@@ -24,7 +24,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-pub use live::kill_all_now;
+pub(crate) use live::kill_all_now;
 
 /// Restarts after crashes allowed within [`CRASH_WINDOW`]; past that the worker is broken
 /// until the next reload.

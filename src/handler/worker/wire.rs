@@ -8,7 +8,7 @@ use tokio::io::AsyncRead;
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, FramedRead};
 
 /// One request line: `{"id":N,"event":"…","payload":<the hook's stdin JSON>}` plus `\n`.
-pub fn request_line(id: u64, event: &str, payload_json: &str) -> Vec<u8> {
+pub(crate) fn request_line(id: u64, event: &str, payload_json: &str) -> Vec<u8> {
     let event = serde_json::to_string(event).unwrap_or_else(|_| "\"\"".into());
     let payload = if payload_json.trim().is_empty() { "{}" } else { payload_json };
     format!("{{\"id\":{id},\"event\":{event},\"payload\":{payload}}}\n").into_bytes()
@@ -17,7 +17,7 @@ pub fn request_line(id: u64, event: &str, payload_json: &str) -> Vec<u8> {
 /// One answer line, as a worker writes it.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Answer {
+pub(crate) struct Answer {
     pub id: u64,
     #[serde(default)]
     pub exit_code: Option<i32>,
@@ -30,13 +30,13 @@ pub struct Answer {
 
 /// Why an answer line was not used.
 #[derive(Debug, PartialEq, Eq)]
-pub enum BadLine {
+pub(crate) enum BadLine {
     NotJson,
     NotAnAnswer(String),
 }
 
 /// Parses an answer line.
-pub fn parse_answer(line: &[u8]) -> Result<Answer, BadLine> {
+pub(crate) fn parse_answer(line: &[u8]) -> Result<Answer, BadLine> {
     let v: Value = serde_json::from_slice(line).map_err(|_| BadLine::NotJson)?;
     // serde would read `[1]` as a struct by position; an answer is an object, nothing else.
     if !v.is_object() {
@@ -48,7 +48,7 @@ pub fn parse_answer(line: &[u8]) -> Result<Answer, BadLine> {
 impl Answer {
     /// The run this answer stands for; `kept_stderr` is what the worker wrote on stderr, used
     /// when the answer names no stderr of its own.
-    pub fn into_raw(self, kept_stderr: impl FnOnce() -> String) -> Raw {
+    pub(crate) fn into_raw(self, kept_stderr: impl FnOnce() -> String) -> Raw {
         let stdout = match self.stdout {
             None | Some(Value::Null) => String::new(),
             Some(Value::String(s)) => s,
@@ -66,20 +66,20 @@ impl Answer {
 /// One line read from a worker, or the sign that a line was longer than the cap (its bytes are
 /// dropped up to its end, so memory stays bounded).
 #[derive(Debug, PartialEq, Eq)]
-pub enum Line {
+pub(crate) enum Line {
     Text(Vec<u8>),
     TooLong,
 }
 
 /// The lines of a worker's output, each at most `cap` bytes.
-pub struct Lines<R> {
+pub(crate) struct Lines<R> {
     inner: FramedRead<R, AnyDelimiterCodec>,
     /// The codec just reported an over-long line: the stream's next `None` is not its end.
     after_error: bool,
 }
 
 impl<R: AsyncRead + Unpin> Lines<R> {
-    pub fn new(r: R, cap: usize) -> Self {
+    pub(crate) fn new(r: R, cap: usize) -> Self {
         Lines {
             inner: FramedRead::new(r, AnyDelimiterCodec::new_with_max_length(vec![b'\n'], Vec::new(), cap)),
             after_error: false,
@@ -87,7 +87,7 @@ impl<R: AsyncRead + Unpin> Lines<R> {
     }
 
     /// The next line, `None` at the end of the output.
-    pub async fn next(&mut self) -> Option<Line> {
+    pub(crate) async fn next(&mut self) -> Option<Line> {
         loop {
             match self.inner.next().await {
                 Some(Ok(b)) => return Some(Line::Text(b.to_vec())),

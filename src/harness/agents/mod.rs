@@ -14,12 +14,12 @@ use crate::vocab::{
 use serde_json::{Map, Value};
 use std::path::Path;
 
-pub struct Agents;
+pub(crate) struct Agents;
 
 /// Default timeout of an `.agents` hook, in seconds.
-pub const DEFAULT_TIMEOUT: f64 = 5.0;
+pub(crate) const DEFAULT_TIMEOUT: f64 = 5.0;
 
-pub static EVENTS: [EventSpec; 3] = [
+pub(crate) static EVENTS: [EventSpec; 3] = [
     EventSpec::named("PreToolUse", E::ToolBefore),
     EventSpec::named("PostToolUse", E::ToolAfter),
     EventSpec::named("Stop", E::TurnStop),

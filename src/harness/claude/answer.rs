@@ -17,7 +17,7 @@ type Verdict = (Option<Decision>, Option<String>);
 /// Reads the fields of a Claude-shaped JSON answer into `out` (the answer every family member
 /// and most other harnesses write; docs/harnesses/claude.md "Answers"). `a.hso` is the
 /// `hookSpecificOutput` already known to be for this event.
-pub fn read(a: &Answer, event: CanonicalEvent, out: &mut RunOutcome) {
+pub(crate) fn read(a: &Answer, event: CanonicalEvent, out: &mut RunOutcome) {
     let obj = a.top;
     let mut verdict = top_verdict(obj);
     if obj.get("continue") == Some(&Value::Bool(false)) {
@@ -139,7 +139,11 @@ fn strings(o: &Map<String, Value>, k: &str, event: CanonicalEvent) -> Option<Vec
 
 /// Reads the fields `event` understands from an answer's `hookSpecificOutput` (`hso`,
 /// already checked to be for this event) and its top level.
-pub fn event_fields(top: &Map<String, Value>, hso: Option<&Map<String, Value>>, event: CanonicalEvent) -> EventFields {
+pub(crate) fn event_fields(
+    top: &Map<String, Value>,
+    hso: Option<&Map<String, Value>>,
+    event: CanonicalEvent,
+) -> EventFields {
     use CanonicalEvent as E;
     let empty = Map::new();
     let h = hso.unwrap_or(&empty);

@@ -9,7 +9,7 @@ const fn n(name: &'static str, e: E) -> EventSpec {
     EventSpec::named(name, e)
 }
 
-pub static EVENTS: [EventSpec; 34] = [
+pub(crate) static EVENTS: [EventSpec; 34] = [
     n("SessionStart", E::SessionStart),
     n("SessionEnd", E::SessionEnd),
     n("UserPromptSubmit", E::PromptSubmit),
@@ -48,17 +48,17 @@ pub static EVENTS: [EventSpec; 34] = [
 
 /// Claude's name of a canonical event (the first one for after-tool), or the canonical spelling
 /// for the events only other harnesses have; used in messages.
-pub fn name_of(e: E) -> &'static str {
+pub(crate) fn name_of(e: E) -> &'static str {
     EVENTS.iter().find(|s| s.canonical == e).map(|s| s.name).unwrap_or_else(|| e.as_str())
 }
 
 /// Whether Claude Code has a name for this canonical event.
-pub fn has(e: E) -> bool {
+pub(crate) fn has(e: E) -> bool {
     EVENTS.iter().any(|s| s.canonical == e)
 }
 
 /// Whether `name` is one of `events` and cannot be read as a Claude name (and is not the
 /// `preToolUse` Cursor and Copilot share): the content test for an explicitly named file.
-pub fn is_own_name(name: &str, events: &[EventSpec]) -> bool {
+pub(crate) fn is_own_name(name: &str, events: &[EventSpec]) -> bool {
     events.iter().any(|e| e.name == name) && !EVENTS.iter().any(|e| e.name == name) && name != "preToolUse"
 }

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 /// What a family member's files allow beyond the shared shape.
 #[derive(Debug, Clone, Copy)]
-pub struct GroupRules {
+pub(crate) struct GroupRules {
     /// Claude's handler rules (`http` with `allowedEnvVars`, `"worker": true`, `$ARGUMENTS`
     /// appended to prompts): Claude and Codex.
     pub claude_handlers: bool,
@@ -20,7 +20,7 @@ pub struct GroupRules {
 }
 
 /// Reads `if`, `async`, `asyncRewake`, `once` and `statusMessage`.
-pub fn claude(
+pub(crate) fn claude(
     if_rules: IfRules,
     handler: &HandlerSpec,
     obj: Option<&Map<String, Value>>,
@@ -69,7 +69,7 @@ pub fn claude(
 }
 
 /// `enabled: false` keeps a hook loaded and listed but never run.
-pub fn enabled(obj: Option<&Map<String, Value>>, diag: &mut impl FnMut(Severity, &str)) -> bool {
+pub(crate) fn enabled(obj: Option<&Map<String, Value>>, diag: &mut impl FnMut(Severity, &str)) -> bool {
     match obj.and_then(|o| o.get("enabled")) {
         None | Some(Value::Null) => true,
         Some(Value::Bool(b)) => *b,
@@ -82,7 +82,7 @@ pub fn enabled(obj: Option<&Map<String, Value>>, diag: &mut impl FnMut(Severity,
 
 /// A worker's `maxInFlight`, `idleTimeout` (seconds) and `warm`; invalid values are reported
 /// and the defaults kept.
-pub fn worker_settings(o: &Map<String, Value>, diag: &mut dyn FnMut(Severity, &str)) -> WorkerSettings {
+pub(crate) fn worker_settings(o: &Map<String, Value>, diag: &mut dyn FnMut(Severity, &str)) -> WorkerSettings {
     let mut w = WorkerSettings::default();
     match o.get("maxInFlight") {
         None | Some(Value::Null) => {}
@@ -107,7 +107,7 @@ pub fn worker_settings(o: &Map<String, Value>, diag: &mut dyn FnMut(Severity, &s
 }
 
 /// Per-hook `timeout` in seconds; invalid values are reported and ignored.
-pub fn timeout(o: Option<&Map<String, Value>>, diag: &mut dyn FnMut(Severity, &str)) -> Option<f64> {
+pub(crate) fn timeout(o: Option<&Map<String, Value>>, diag: &mut dyn FnMut(Severity, &str)) -> Option<f64> {
     let v = o?.get("timeout")?;
     match v.as_f64() {
         Some(t) if t > 0.0 && t.is_finite() => Some(t),
@@ -120,7 +120,7 @@ pub fn timeout(o: Option<&Map<String, Value>>, diag: &mut dyn FnMut(Severity, &s
 }
 
 /// Per-hook `onError`, with `failClosed` / `fail_closed` meaning `block`.
-pub fn on_error(o: Option<&Map<String, Value>>, diag: &mut dyn FnMut(Severity, &str)) -> Option<OnError> {
+pub(crate) fn on_error(o: Option<&Map<String, Value>>, diag: &mut dyn FnMut(Severity, &str)) -> Option<OnError> {
     let o = o?;
     let fail_closed = ["failClosed", "fail_closed"].iter().any(|k| o.get(*k) == Some(&Value::Bool(true)));
     let declared = match o.get("onError") {

@@ -10,10 +10,15 @@ use crate::vocab::text::quote;
 use crate::vocab::{EventSpec, Severity};
 use serde_json::{Map, Value};
 
-pub use crate::harness::claude::fields::GroupRules;
+pub(crate) use crate::harness::claude::fields::GroupRules;
 
 /// Parses an event map; returns the number of matcher groups accepted.
-pub fn parse_event_map(ctx: &FileCtx, rules: GroupRules, map: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+pub(crate) fn parse_event_map(
+    ctx: &FileCtx,
+    rules: GroupRules,
+    map: &Map<String, Value>,
+    sink: &mut LoadSink,
+) -> usize {
     let mut groups = 0;
     for (event, value) in map {
         let Some(spec) = ctx.event(event) else {

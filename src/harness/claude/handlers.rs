@@ -19,7 +19,7 @@ fn string_map(v: &Value) -> Option<Vec<(String, String)>> {
 }
 
 /// Parses the handler part of an entry; `None` (with a diagnostic) drops the hook.
-pub fn parse(rules: GroupRules, subst: &Substitutions, entry: &Value, diag: &mut Diag) -> Option<HandlerSpec> {
+pub(crate) fn parse(rules: GroupRules, subst: &Substitutions, entry: &Value, diag: &mut Diag) -> Option<HandlerSpec> {
     let Some(o) = entry.as_object() else {
         diag(Severity::Error, "entry is not an object");
         return None;

@@ -11,7 +11,7 @@ fn s(v: &str) -> Value {
 
 /// Which base fields a dialect fills in.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Base {
+pub(crate) struct Base {
     /// `transcript_path` is `null` when unknown (Codex), not `""`.
     pub null_transcript: bool,
     /// `permission_mode: "default"`.
@@ -22,7 +22,7 @@ pub struct Base {
 
 /// Fills `session_id`, `transcript_path`, `cwd`, `hook_event_name` (a placeholder the caller
 /// replaces) and, per `base`, `permission_mode`, `model` and `turn_id`.
-pub fn fill_base(m: &mut Map<String, Value>, ctx: &PayloadCtx, base: Base) {
+pub(crate) fn fill_base(m: &mut Map<String, Value>, ctx: &PayloadCtx, base: Base) {
     m.insert("session_id".into(), s(""));
     m.insert("transcript_path".into(), if base.null_transcript { Value::Null } else { s("") });
     m.insert("cwd".into(), s(ctx.cwd));
@@ -41,7 +41,7 @@ pub fn fill_base(m: &mut Map<String, Value>, ctx: &PayloadCtx, base: Base) {
 }
 
 /// The base fields, then the host's fields, with `hook_event_name` the hook's own spelling.
-pub fn shaped(ctx: &PayloadCtx, base: Base) -> Map<String, Value> {
+pub(crate) fn shaped(ctx: &PayloadCtx, base: Base) -> Map<String, Value> {
     let mut m = Map::new();
     fill_base(&mut m, ctx, base);
     m.extend(ctx.host.iter().map(|(k, v)| (k.clone(), v.clone())));
@@ -50,6 +50,6 @@ pub fn shaped(ctx: &PayloadCtx, base: Base) -> Map<String, Value> {
 }
 
 /// Claude Code's stdin.
-pub fn input(ctx: &PayloadCtx) -> Map<String, Value> {
+pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
     shaped(ctx, Base { permission_mode: true, ..Default::default() })
 }

@@ -2,13 +2,13 @@
 //! (docs/harnesses/claude.md). Its file shape and answer are the family's: Codex, opencode and
 //! native files reuse [`groups`], and most harnesses' answers go through [`answer`].
 
-pub mod answer;
-pub mod events;
+pub(crate) mod answer;
+pub(crate) mod events;
 mod fields;
-pub mod groups;
+pub(crate) mod groups;
 mod handlers;
-pub mod input;
-pub mod plugins;
+pub(crate) mod input;
+pub(crate) mod plugins;
 
 use crate::config::{Candidate, FileCtx, LoadSink, PluginDir, Roots};
 use crate::harness::{Discovery, Harness, PayloadCtx};
@@ -17,16 +17,16 @@ use groups::GroupRules;
 use serde_json::{Map, Value};
 use std::path::Path;
 
-pub struct Claude;
+pub(crate) struct Claude;
 
 /// The types Claude and Codex files accept.
-pub fn claude_kinds(ty: &str) -> Option<HandlerKind> {
+pub(crate) fn claude_kinds(ty: &str) -> Option<HandlerKind> {
     matches!(ty, "command" | "http" | "prompt" | "agent" | "mcp_tool").then(|| HandlerKind::from_type(ty)).flatten()
 }
 
 /// Reads the `hooks` member of a family file (`member` names it in diagnostics): an object of
 /// events, missing (an error only in a dedicated hooks file without `disableAllHooks`), or wrong.
-pub fn parse_member(
+pub(crate) fn parse_member(
     ctx: &FileCtx,
     rules: GroupRules,
     root: &Map<String, Value>,

@@ -7,7 +7,7 @@ use crate::vocab::{Dialect, Origin, Scope};
 use std::path::{Path, PathBuf};
 
 /// `hooks/hooks.json` of a plugin, with `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`.
-pub fn candidate(p: &PluginDir, home: &Path) -> Candidate {
+pub(crate) fn candidate(p: &PluginDir, home: &Path) -> Candidate {
     let name = p.root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     // A plugin loaded from a directory is `<name>@inline` to Claude Code.
     let data = p
@@ -27,14 +27,14 @@ pub fn candidate(p: &PluginDir, home: &Path) -> Candidate {
 }
 
 /// The data directory name of a plugin id: characters outside `[A-Za-z0-9_-]` become `-`.
-pub fn data_id(id: &str) -> String {
+pub(crate) fn data_id(id: &str) -> String {
     id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '-' }).collect()
 }
 
 /// Plugins Claude Code installed from a marketplace and a settings file enables
 /// (`enabledPlugins: {"name@marketplace": true}`): the newest version directory under
 /// `home/.claude/plugins/cache/<marketplace>/<name>/`, data in `plugins/data/<id>/`.
-pub fn installed(home: &Path, id: &str) -> Option<PluginDir> {
+pub(crate) fn installed(home: &Path, id: &str) -> Option<PluginDir> {
     let (name, market) = id.split_once('@')?;
     if [name, market].iter().any(|s| s.is_empty() || s.contains(['/', '\\']) || *s == "..") {
         return None;
@@ -49,7 +49,7 @@ pub fn installed(home: &Path, id: &str) -> Option<PluginDir> {
 }
 
 /// Where Claude Code's managed (policy) settings live on this platform.
-pub fn default_managed_settings() -> PathBuf {
+pub(crate) fn default_managed_settings() -> PathBuf {
     if cfg!(target_os = "macos") {
         PathBuf::from("/Library/Application Support/ClaudeCode/managed-settings.json")
     } else {
@@ -58,6 +58,6 @@ pub fn default_managed_settings() -> PathBuf {
 }
 
 /// The managed settings file as the first candidate.
-pub fn managed(path: &Path) -> Candidate {
+pub(crate) fn managed(path: &Path) -> Candidate {
     Candidate { origin: Origin::Managed, ..Candidate::of(path.to_path_buf(), Dialect::Claude, Scope::Managed) }
 }

@@ -12,13 +12,13 @@ use crate::vocab::{Dialect, EventSpec, MatcherStyle, Scope};
 use serde_json::{Map, Value};
 use std::path::Path;
 
-pub struct Codex;
+pub(crate) struct Codex;
 
 const fn n(name: &'static str, e: E) -> EventSpec {
     EventSpec::named(name, e)
 }
 
-pub static EVENTS: [EventSpec; 13] = [
+pub(crate) static EVENTS: [EventSpec; 13] = [
     n("SessionStart", E::SessionStart),
     n("SessionEnd", E::SessionEnd),
     n("UserPromptSubmit", E::PromptSubmit),

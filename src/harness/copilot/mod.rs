@@ -16,7 +16,7 @@ use crate::vocab::{
 use serde_json::{Map, Value};
 use std::path::Path;
 
-pub struct Copilot;
+pub(crate) struct Copilot;
 
 const fn ev(name: &'static str, e: E) -> EventSpec {
     EventSpec::plain(name, e)
@@ -26,7 +26,7 @@ const fn tool(name: &'static str, e: E, r: ToolResult) -> EventSpec {
     EventSpec::tool(name, e, r)
 }
 
-pub static EVENTS: [EventSpec; 24] = [
+pub(crate) static EVENTS: [EventSpec; 24] = [
     ev("sessionStart", E::SessionStart),
     ev("sessionEnd", E::SessionEnd),
     ev("userPromptSubmitted", E::PromptSubmit),
@@ -126,10 +126,10 @@ impl Harness for Copilot {
 }
 
 /// Default timeout of a Copilot hook, in seconds.
-pub const DEFAULT_TIMEOUT: f64 = 30.0;
+pub(crate) const DEFAULT_TIMEOUT: f64 = 30.0;
 
 /// Whether the event name asks for the VS Code (snake_case) stdin shape.
-pub fn vscode_shape(spelling: &str) -> bool {
+pub(crate) fn vscode_shape(spelling: &str) -> bool {
     spelling.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
@@ -151,7 +151,7 @@ fn camel(k: &str) -> String {
 
 /// Copilot's camelCase stdin, built from the Claude-shaped input: `sessionId`, `timestamp` in
 /// epoch milliseconds, `toolName` (Copilot's spelling), `toolArgs`, `toolResult`.
-pub fn input(claude_shaped: Map<String, Value>, spelling: &str, ts_ms: i64) -> Map<String, Value> {
+pub(crate) fn input(claude_shaped: Map<String, Value>, spelling: &str, ts_ms: i64) -> Map<String, Value> {
     let mut m = Map::new();
     if vscode_shape(spelling) {
         m = claude_shaped;
@@ -175,7 +175,7 @@ pub fn input(claude_shaped: Map<String, Value>, spelling: &str, ts_ms: i64) -> M
 }
 
 /// Copilot's answer fields beyond Claude's.
-pub fn read(obj: &Map<String, Value>, out: &mut RunOutcome) {
+pub(crate) fn read(obj: &Map<String, Value>, out: &mut RunOutcome) {
     let text = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_owned);
     if let Some(d) = obj.get("permissionDecision").and_then(Value::as_str).and_then(Decision::from_word) {
         out.decision = Some(d);
@@ -198,12 +198,12 @@ pub fn read(obj: &Map<String, Value>, out: &mut RunOutcome) {
 }
 
 /// The default Copilot reason for a `preToolUse` hook that failed.
-pub const HOOK_ERRORED: &str = "Denied by preToolUse hook (hook errored)";
+pub(crate) const HOOK_ERRORED: &str = "Denied by preToolUse hook (hook errored)";
 
 /// Copilot's exit codes: 2 warns, except on `preToolUse` and `permissionRequest` (deny) and
 /// `postToolUseFailure` (stdout becomes context); any other failure of a `preToolUse` hook
 /// denies (fail-closed; timeouts are not exits and stay fail-open).
-pub fn exit_rule(code: Option<i32>, event: E, stdout: &str, stderr: &str, out: &mut RunOutcome) {
+pub(crate) fn exit_rule(code: Option<i32>, event: E, stdout: &str, stderr: &str, out: &mut RunOutcome) {
     match (code, event) {
         (Some(0), _) => {}
         (Some(2), E::ToolBefore) => {

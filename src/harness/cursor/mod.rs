@@ -14,9 +14,9 @@ use crate::vocab::{
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
-pub struct Cursor;
+pub(crate) struct Cursor;
 
-pub static EVENTS: [EventSpec; 18] = [
+pub(crate) static EVENTS: [EventSpec; 18] = [
     EventSpec::class("beforeShellExecution", E::ToolBefore, ToolClass::Shell),
     EventSpec::class("afterShellExecution", E::ToolAfter, ToolClass::Shell),
     EventSpec::class("beforeMCPExecution", E::ToolBefore, ToolClass::Mcp),
@@ -38,7 +38,7 @@ pub static EVENTS: [EventSpec; 18] = [
 ];
 
 /// Default `loop_limit` of a stop hook's follow-ups.
-pub const DEFAULT_LOOP_LIMIT: u32 = 5;
+pub(crate) const DEFAULT_LOOP_LIMIT: u32 = 5;
 
 impl Harness for Cursor {
     fn dialect(&self) -> Dialect {
@@ -117,7 +117,7 @@ fn s(v: &str) -> Value {
 
 /// Cursor's stdin: its own id fields, then the fields of the event's tool class taken from
 /// `tool_input`, then whatever the host sent (a Cursor host's own fields win).
-pub fn input(ctx: &PayloadCtx) -> Map<String, Value> {
+pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
     let (host, spelling, cwd) = (ctx.host, ctx.spelling, ctx.cwd);
     let mut m = Map::new();
     let get = |k: &str| host.get(k).cloned();

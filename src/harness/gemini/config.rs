@@ -25,7 +25,7 @@ fn regex_or_exact(m: &str) -> Matcher {
 }
 
 /// Parses a Gemini file; returns the number of groups accepted.
-pub fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
     let Some(Value::Object(map)) = root.get("hooks") else { return 0 };
     let switches = root.get("hooksConfig").and_then(Value::as_object).unwrap_or(map);
     if switches.get("enabled") == Some(&Value::Bool(false)) {

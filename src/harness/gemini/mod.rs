@@ -18,9 +18,9 @@ use crate::vocab::{
 use serde_json::{Map, Value};
 use std::path::Path;
 
-pub struct Gemini;
+pub(crate) struct Gemini;
 
-pub static EVENTS: [EventSpec; 11] = [
+pub(crate) static EVENTS: [EventSpec; 11] = [
     EventSpec::tool("BeforeTool", E::ToolBefore, ToolResult::Either),
     EventSpec::tool("AfterTool", E::ToolAfter, ToolResult::Either),
     EventSpec::plain("BeforeAgent", E::PromptSubmit),
@@ -35,7 +35,7 @@ pub static EVENTS: [EventSpec; 11] = [
 ];
 
 /// Default timeout of a Gemini hook, in milliseconds.
-pub const DEFAULT_TIMEOUT_MS: f64 = 60_000.0;
+pub(crate) const DEFAULT_TIMEOUT_MS: f64 = 60_000.0;
 
 impl Harness for Gemini {
     fn dialect(&self) -> Dialect {
@@ -132,7 +132,7 @@ impl Harness for Gemini {
 }
 
 /// `tool_input` answers merge with and override the arguments they were given.
-pub fn merge_input(original: Option<&Value>, update: Value) -> Value {
+pub(crate) fn merge_input(original: Option<&Value>, update: Value) -> Value {
     match (original, update) {
         (Some(Value::Object(o)), Value::Object(u)) => {
             let mut m = o.clone();

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 /// Under `requireHookApproval`, project
 /// hooks (from `first` on) without such a key are dropped with a warning, as Gemini skips them.
-pub fn keep_trusted(hooks: &mut Vec<Hook>, first: usize, roots: Roots, diags: &mut Vec<Diagnostic>) {
+pub(crate) fn keep_trusted(hooks: &mut Vec<Hook>, first: usize, roots: Roots, diags: &mut Vec<Diagnostic>) {
     let file = roots.home.join(".gemini/trusted_hooks.json");
     let trusted: Value =
         std::fs::read_to_string(&file).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(Value::Null);

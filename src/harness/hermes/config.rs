@@ -9,11 +9,11 @@ use crate::vocab::{EventSpec, Severity};
 use serde_json::{Map, Value};
 
 /// Hermes' default and largest shell-hook timeouts, in seconds.
-pub const DEFAULT_TIMEOUT: f64 = 60.0;
-pub const MAX_TIMEOUT: f64 = 300.0;
+pub(crate) const DEFAULT_TIMEOUT: f64 = 60.0;
+pub(crate) const MAX_TIMEOUT: f64 = 300.0;
 
 /// Parses the `hooks` mapping; returns the number of hooks accepted.
-pub fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
     let Some(block) = root.get("hooks") else { return 0 };
     let Some(map) = block.as_object() else {
         if !block.is_null() {

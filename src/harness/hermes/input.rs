@@ -7,7 +7,7 @@ fn s(v: &str) -> Value {
     Value::String(v.to_owned())
 }
 
-pub fn input(ctx: &PayloadCtx) -> Map<String, Value> {
+pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
     let mut m = Map::new();
     let host = ctx.host;
     m.insert("hook_event_name".into(), s(ctx.spelling));

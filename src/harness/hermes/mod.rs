@@ -12,9 +12,9 @@ use crate::vocab::{Dialect, EventSpec, MatcherStyle, Scope, ToolResult};
 use serde_json::{Map, Value};
 use std::path::Path;
 
-pub struct Hermes;
+pub(crate) struct Hermes;
 
-pub static EVENTS: [EventSpec; 8] = [
+pub(crate) static EVENTS: [EventSpec; 8] = [
     EventSpec::plain("on_session_start", E::SessionStart),
     EventSpec::plain("on_session_end", E::SessionEnd),
     EventSpec::plain("pre_llm_call", E::PromptSubmit),

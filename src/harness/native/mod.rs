@@ -10,10 +10,10 @@ use crate::vocab::{CanonicalEvent, Dialect, EventSpec, HandlerKind, MatcherStyle
 use serde_json::{Map, Value};
 use std::path::Path;
 
-pub struct Native;
+pub(crate) struct Native;
 
 /// Every canonical event, under its canonical name.
-pub static EVENTS: [EventSpec; CanonicalEvent::COUNT] = {
+pub(crate) static EVENTS: [EventSpec; CanonicalEvent::COUNT] = {
     let mut all = [EventSpec::named("", CanonicalEvent::SessionStart); CanonicalEvent::COUNT];
     let mut i = 0;
     while i < CanonicalEvent::COUNT {

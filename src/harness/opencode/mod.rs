@@ -11,13 +11,13 @@ use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
 use serde_json::{Map, Value};
 use std::path::Path;
 
-pub struct Opencode;
+pub(crate) struct Opencode;
 
 const fn n(name: &'static str, e: E) -> EventSpec {
     EventSpec::named(name, e)
 }
 
-pub static EVENTS: [EventSpec; 14] = [
+pub(crate) static EVENTS: [EventSpec; 14] = [
     n("session.created", E::SessionStart),
     n("session.deleted", E::SessionEnd),
     n("chat.message", E::PromptSubmit),

@@ -11,9 +11,9 @@ use crate::vocab::{Dialect, EventSpec, MatcherStyle, Scope, Severity, ToolClass}
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
-pub struct Windsurf;
+pub(crate) struct Windsurf;
 
-pub static EVENTS: [EventSpec; 10] = [
+pub(crate) static EVENTS: [EventSpec; 10] = [
     EventSpec::class("pre_read_code", E::ToolBefore, ToolClass::Read),
     EventSpec::class("post_read_code", E::ToolAfter, ToolClass::Read),
     EventSpec::class("pre_write_code", E::ToolBefore, ToolClass::Write),
@@ -82,7 +82,7 @@ fn s(v: &str) -> Value {
 
 /// Windsurf's stdin; `tool_info` from the host's own `tool_info`, else built from
 /// `tool_input` for the event's kind of action.
-pub fn input(ctx: &PayloadCtx) -> Map<String, Value> {
+pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
     let (host, spelling, cwd, turn, ts) = (ctx.host, ctx.spelling, ctx.cwd, ctx.turn_id, ctx.ts);
     let mut m = Map::new();
     m.insert("agent_action_name".into(), s(spelling));

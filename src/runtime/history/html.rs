@@ -5,7 +5,7 @@
 use crate::runtime::history::Record;
 
 /// The page for these records.
-pub fn page(records: &[Record]) -> String {
+pub(crate) fn page(records: &[Record]) -> String {
     // `</script>` inside a string must not end the data block.
     let data = serde_json::to_string(records).unwrap_or_else(|_| "[]".into()).replace('<', "\\u003c");
     TEMPLATE.replace("/*DATA*/[]", &data)

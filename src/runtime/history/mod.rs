@@ -2,8 +2,8 @@
 //! thread so a dispatch never waits for a disk. The line shape ([`Record`]) is defined once and
 //! read back by `hookrt history` ([`view`]) and drawn by `hookrt history --html` ([`html`]).
 
-pub mod html;
-pub mod view;
+pub(crate) mod html;
+pub(crate) mod view;
 
 use super::execute::Run;
 use crate::contract::Outcome;
@@ -19,11 +19,11 @@ use std::time::Instant;
 pub use crate::runtime::options::HistoryOptions;
 
 /// Default rotation size.
-pub const DEFAULT_MAX_BYTES: u64 = 10 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_BYTES: u64 = 10 * 1024 * 1024;
 /// How much of a run's stdout and stderr a line keeps.
-pub const OUTPUT_KEPT: usize = 2048;
+pub(crate) const OUTPUT_KEPT: usize = 2048;
 /// Lines waiting for the writer; beyond this they are dropped and counted.
-pub const QUEUE: usize = 1024;
+pub(crate) const QUEUE: usize = 1024;
 
 /// One history line: a dispatch and its runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -69,14 +69,14 @@ pub struct RunRecord {
 
 /// A line saying how many records a full queue cost.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Dropped {
+pub(crate) struct Dropped {
     pub ts: String,
     pub dropped: u64,
 }
 
 /// The background writer of one runtime.
 #[derive(Debug)]
-pub struct History {
+pub(crate) struct History {
     tx: SyncSender<Msg>,
     dropped: Arc<AtomicU64>,
     payloads: bool,
@@ -110,7 +110,7 @@ fn cut(s: &str, max: usize) -> String {
 
 impl History {
     /// Opens the file (reporting why it cannot) and starts the writer thread.
-    pub fn open(opts: &HistoryOptions, secrets: Vec<String>) -> Result<History, HistoryError> {
+    pub(crate) fn open(opts: &HistoryOptions, secrets: Vec<String>) -> Result<History, HistoryError> {
         let file = open_append(&opts.path)?;
         let (tx, rx) = sync_channel::<Msg>(QUEUE);
         let dropped = Arc::new(AtomicU64::new(0));
@@ -134,7 +134,7 @@ impl History {
     }
 
     /// Queues the line of one dispatch; never waits (a full queue drops it and counts it).
-    pub fn record(
+    pub(crate) fn record(
         &self,
         (event, canonical): (&str, crate::vocab::CanonicalEvent),
         outcome: &Outcome,
@@ -166,7 +166,7 @@ impl History {
 
     /// Waits (at most `limit`) until every line queued so far is written: before a process
     /// exits, so its last dispatches are not lost.
-    pub fn flush(&self, limit: std::time::Duration) {
+    pub(crate) fn flush(&self, limit: std::time::Duration) {
         let (ack, done) = std::sync::mpsc::channel();
         if self.tx.send(Msg::Flush(ack)).is_ok() {
             let _ = done.recv_timeout(limit);
@@ -204,7 +204,7 @@ fn run_record(r: &Run, dispatch_started: Instant) -> RunRecord {
 
 /// Why no history is written.
 #[derive(Debug, thiserror::Error)]
-pub enum HistoryError {
+pub(crate) enum HistoryError {
     #[error("history file {} is a directory", .0.display())]
     Directory(PathBuf),
     #[error("cannot open history file {}: {source}", .path.display())]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// What `hookrt history` selects.
 #[derive(Debug, Clone, Default)]
-pub struct Filter {
+pub(crate) struct Filter {
     pub session: Option<String>,
     pub event: Option<String>,
     /// A substring of a hook id or file.
@@ -18,7 +18,7 @@ pub struct Filter {
 
 impl Filter {
     /// Whether a record is selected; with `hook` set, only its matching runs are kept.
-    pub fn select(&self, mut r: Record) -> Option<Record> {
+    pub(crate) fn select(&self, mut r: Record) -> Option<Record> {
         if self.session.as_ref().is_some_and(|s| r.session_id.as_ref() != Some(s)) {
             return None;
         }
@@ -67,7 +67,7 @@ fn parse_line(line: &[u8], out: &mut Vec<Record>, skipped: &mut usize) {
 }
 
 /// Selects, then keeps the newest `limit`.
-pub fn select(records: Vec<Record>, f: &Filter) -> Vec<Record> {
+pub(crate) fn select(records: Vec<Record>, f: &Filter) -> Vec<Record> {
     let mut v: Vec<Record> = records.into_iter().filter_map(|r| f.select(r)).collect();
     if let Some(n) = f.limit {
         let drop = v.len().saturating_sub(n);
@@ -77,7 +77,7 @@ pub fn select(records: Vec<Record>, f: &Filter) -> Vec<Record> {
 }
 
 /// The table header.
-pub const HEADER: &str =
+pub(crate) const HEADER: &str =
     "time                     event              hook                                      decision  exit     ms  file";
 
 fn exit(r: &RunRecord) -> String {
@@ -90,7 +90,7 @@ fn exit(r: &RunRecord) -> String {
 }
 
 /// One table row per run; deny rows in red when `color`.
-pub fn rows(r: &Record, color: bool) -> Vec<String> {
+pub(crate) fn rows(r: &Record, color: bool) -> Vec<String> {
     r.runs
         .iter()
         .map(|x| {
@@ -114,7 +114,7 @@ pub fn rows(r: &Record, color: bool) -> Vec<String> {
 }
 
 /// Prints records as the table or as JSON lines.
-pub fn print(out: &mut dyn Write, records: &[Record], json: bool, color: bool) -> std::io::Result<()> {
+pub(crate) fn print(out: &mut dyn Write, records: &[Record], json: bool, color: bool) -> std::io::Result<()> {
     for r in records {
         if json {
             writeln!(out, "{}", serde_json::to_string(r).unwrap_or_default())?;
@@ -129,7 +129,7 @@ pub fn print(out: &mut dyn Write, records: &[Record], json: bool, color: bool) -
 
 /// `--follow`: prints the lines appended to `path` from now on, like `tail -f`, reopening the
 /// file when it is rotated (a shorter or missing file). Returns when `stop` is cancelled.
-pub async fn follow(
+pub(crate) async fn follow(
     path: &Path,
     f: &Filter,
     (json, color): (bool, bool),
