@@ -344,6 +344,10 @@ export interface DispatchResult {
 export interface ProgressEvent {
   phase: 'start' | 'end'
   hookId: string
+  /** Whose file the hook came from. */
+  dialect: Dialect
+  /** The hook's matcher as written, when it has one. */
+  matcher?: string
   statusMessage?: string
   /** Milliseconds since the hook started (0 at `start`). */
   elapsedMs: number

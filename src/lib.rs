@@ -41,6 +41,7 @@ pub use runtime::background::Rewake;
 pub use runtime::history::view::read as read_history;
 pub use runtime::history::{rotated as rotated_history, HistoryOptions};
 pub use runtime::options::{OptionsError, RuntimeOptions, DEFAULT_OUTPUT_CAP};
+pub use runtime::wire::schemas as wire_schemas;
 pub use runtime::{DispatchError, DispatchRequest, DispatchResult, Run, Runtime};
 pub use vocab::{
     ApprovalScope, CanonicalEvent, Concurrency, Decision, Diagnostic, Dialect, EventFields, IfRules, LlmOptions,

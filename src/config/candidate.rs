@@ -28,7 +28,7 @@ impl Candidate {
 }
 
 /// A Claude Code plugin: its root and its persistent data directory.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PluginDir {
     pub root: PathBuf,

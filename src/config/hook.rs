@@ -147,7 +147,7 @@ pub struct ClaudeFields {
 }
 
 /// The part of a hook reported in `runs[i].hook`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct HookRef<'a> {
     pub id: &'a str,
     pub dialect: Dialect,

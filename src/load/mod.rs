@@ -70,7 +70,7 @@ impl LoadOptions {
 }
 
 /// A file that was read (it existed), with how many matcher groups it contributed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Source {
     pub file: String,
     pub dialect: Dialect,

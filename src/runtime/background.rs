@@ -17,7 +17,7 @@ const MAX_SESSIONS: usize = 1000;
 const MAX_PER_SESSION: usize = 100;
 
 /// A finished async run, as the listener receives it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Finished {
     pub session_id: String,

@@ -51,7 +51,7 @@ impl PartialEq for DispatchRequest {
 }
 
 /// The result of a dispatch: `{canonical, outcome, runs}`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct DispatchResult {
     pub canonical: CanonicalEvent,
     pub outcome: Outcome,

@@ -13,10 +13,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// One hook's run, as reported in `runs`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Run {
     #[serde(serialize_with = "ser_hook")]
+    #[schemars(with = "crate::config::hook::HookRef<'static>")]
     pub hook: Arc<Hook>,
     /// Absent while an async hook is still running (it is reported again, with its outcome,
     /// on the next dispatch of the session).
@@ -25,6 +26,7 @@ pub struct Run {
     pub duration_ms: u64,
     /// Why the run gave no answer (its text on the wire).
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "ser_error")]
+    #[schemars(with = "Option<String>")]
     pub error: Option<Failure>,
     /// An `async` hook: started in the background, or (with an outcome) finished since.
     #[serde(rename = "async", skip_serializing_if = "std::ops::Not::not")]
@@ -46,7 +48,7 @@ fn ser_error<S: Serializer>(e: &Option<Failure>, s: S) -> Result<S::Ok, S::Error
 }
 
 /// A hook starting or ending, for `onProgress`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Progress {
     /// `start` or `end`.

@@ -10,6 +10,7 @@ pub(crate) mod logging;
 pub(crate) mod options;
 mod plan;
 pub(crate) mod stop_guard;
+pub(crate) mod wire;
 
 use crate::config::{HandlerSpec, Hook};
 use crate::contract::fold;

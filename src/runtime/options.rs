@@ -23,7 +23,7 @@ pub enum OptionsError {
 }
 
 /// Options as a host writes them (camelCase JSON).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct RuntimeOptions {
     /// Working directory for discovery and hooks (default: the process cwd).
@@ -102,7 +102,7 @@ pub struct RuntimeOptions {
 }
 
 /// The `history` runtime option.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HistoryOptions {
     pub path: PathBuf,

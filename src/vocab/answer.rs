@@ -19,7 +19,7 @@ pub struct Raw {
 }
 
 /// The decoded result of one run (`runs[i].outcome` on the wire).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RunOutcome {
     /// Absent after an infrastructure error; `null` after death by signal.
@@ -81,7 +81,7 @@ pub(crate) const BLOCKED_BY_HOOK: &str = "blocked by hook";
 pub(crate) const DENIED_BY_EVALUATION: &str = "denied by evaluation";
 
 /// Event-specific fields, flattened into `runs[i].outcome` and `outcome` on the wire.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EventFields {
     /// PermissionRequest: the `hookSpecificOutput.decision` object (`behavior`,
@@ -153,7 +153,7 @@ pub(crate) struct Answer<'a> {
 }
 
 /// An async hook asks to wake the session (exit 2 with `asyncRewake`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Rewake {
     pub reason: String,
 }

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 /// A decision, ordered by precedence (deny > defer > ask > allow > none), so folding many runs
 /// is taking the maximum.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
     None,

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// How bad a configuration problem is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -11,7 +11,7 @@ pub enum Severity {
 }
 
 /// One configuration problem: where (file, event), then what.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Diagnostic {
     pub severity: Severity,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A configuration dialect: whose hook files a hook came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Dialect {
     /// Claude Code `settings*.json`.
@@ -77,7 +77,7 @@ pub enum MatcherStyle {
 }
 
 /// Handler kinds (docs/configuration.md "Handlers").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum HandlerKind {
     Shell,

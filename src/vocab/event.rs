@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// The events hookrt knows, independent of any dialect: every Claude Code hook event of 2026
 /// (v2.1.240), Codex's `Interrupt`, and the spellings of opencode and Hermes mapped onto them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord, schemars::JsonSchema)]
 pub enum CanonicalEvent {
     #[serde(rename = "session:start")]
     SessionStart,

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Where a file sits in discovery, for `sources`, `list` and approvals.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     Global,
@@ -105,5 +105,18 @@ impl<'de> Deserialize<'de> for ApprovalScope {
                 ))
             }),
         }
+    }
+}
+
+impl schemars::JsonSchema for ApprovalScope {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ApprovalScope".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Which hooks need an approval before they run: `true` is `\"project\"`, `false` is `\"off\"`.",
+            "oneOf": [{"type": "boolean"}, {"enum": ["project", "all", "off"]}]
+        })
     }
 }

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// What an infrastructure error does to the run (docs/configuration.md "Failures").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum OnError {
     /// Log and continue.
@@ -30,7 +30,7 @@ impl OnError {
 ///
 /// `hookrt listen` is a drop-in for the JavaScript implementation, which never evaluated
 /// them (and says so in a warning); everywhere else they are evaluated as Claude Code does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum IfRules {
     /// The hook runs only for tool calls its rule matches.
@@ -52,7 +52,7 @@ impl IfRules {
 }
 
 /// Whether matched hooks run at once or one after another.
-#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Concurrency {
     #[default]
@@ -92,7 +92,7 @@ impl Default for WorkerSettings {
 }
 
 /// OpenAI-compatible endpoint for oracle hooks.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct LlmOptions {
     pub base_url: Option<String>,
@@ -101,7 +101,7 @@ pub struct LlmOptions {
 }
 
 /// Subagent runner for proxy hooks without their own command.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ProxyOptions {
     pub command: Option<String>,
