@@ -171,7 +171,8 @@ impl Hook {
         }
     }
 
-    /// Identity for de-duplication across files (SPEC §9, §16).
+    /// Identity for de-duplication across files: the same event, reach, matcher, handler and
+    /// timeout from two files run once (docs/configuration.md).
     pub fn identity(&self) -> String {
         let t = self.timeout.map(|t| t.to_string()).unwrap_or_default();
         let h = serde_json::to_string(&self.handler).unwrap_or_default();

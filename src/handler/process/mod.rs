@@ -1,6 +1,6 @@
 //! Running a hook process: its own process group, stdin written without blocking, output
 //! captured up to a cap while always draining, and a timeout or abort that kills the whole
-//! tree (SIGTERM, a short grace, SIGKILL) and reaps it (SPEC §10). The tree itself lives in
+//! tree (SIGTERM, a short grace, SIGKILL) and reaps it (docs/security.md). The tree itself lives in
 //! [`tree`]; Linux's process-table reads in `procfs`.
 
 #[cfg(target_os = "linux")]
