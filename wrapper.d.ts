@@ -46,6 +46,18 @@ export type CanonicalEvent =
   | 'tool:select' // Gemini BeforeToolSelection
   | 'agent:response' // Cursor afterAgentResponse, Windsurf post_cascade_response
   | 'agent:thought' // Cursor afterAgentThought
+  | 'prompt:transformed' // Copilot userPromptTransformed
+  | 'skill:shell' // PreSkillShellCommand
+  | 'tool:result' // Hermes transform_tool_result
+  | 'terminal:output' // Hermes transform_terminal_output
+  | 'response:transform' // Hermes transform_llm_output
+  | 'session:finalize' // Hermes on_session_finalize
+  | 'session:reset' // Hermes on_session_reset
+  | 'model:error' // Hermes api_request_error
+  | 'approval:response' // Hermes post_approval_response
+  | 'gateway:dispatch' // Hermes pre_gateway_dispatch
+  | 'task:claim' // Hermes kanban_task_claimed
+  | 'task:block' // Hermes kanban_task_blocked
 
 /**
  * Any name a host may dispatch: canonical, Claude Code / Codex, opencode, Hermes, Gemini CLI,
@@ -61,18 +73,23 @@ export type EventName =
   | 'TaskCreated' | 'TaskCompleted' | 'StopFailure' | 'Interrupt' | 'TeammateIdle' | 'InstructionsLoaded'
   | 'ConfigChange' | 'CwdChanged' | 'DirectoryAdded' | 'FileChanged' | 'WorktreeCreate' | 'WorktreeRemove'
   | 'PostCompact' | 'PreModelSwitch' | 'PostModelSwitch' | 'Elicitation' | 'ElicitationResult'
+  | 'PreSkillShellCommand' | 'PreModelRequest'
   | 'permission.ask' | 'session.error' | 'file.watcher.updated' | 'session.compacted'
   | 'session.created' | 'session.deleted' | 'chat.message' | 'tool.execute.before' | 'tool.execute.after'
   | 'session.idle' | 'tool.execute.before.subagent' | 'tool.execute.after.subagent' | 'notification'
   | 'experimental.session.compacting'
   | 'on_session_start' | 'on_session_end' | 'pre_llm_call' | 'pre_tool_call' | 'post_tool_call' | 'post_llm_call'
-  | 'subagent_start' | 'subagent_stop'
+  | 'subagent_start' | 'subagent_stop' | 'on_session_finalize' | 'on_session_reset' | 'pre_api_request'
+  | 'post_api_request' | 'api_request_error' | 'transform_terminal_output' | 'transform_tool_result'
+  | 'transform_llm_output' | 'pre_verify' | 'pre_approval_request' | 'post_approval_response'
+  | 'pre_gateway_dispatch' | 'kanban_task_claimed' | 'kanban_task_completed' | 'kanban_task_blocked'
   | 'BeforeTool' | 'AfterTool' | 'BeforeAgent' | 'AfterAgent' | 'BeforeModel' | 'AfterModel' | 'BeforeToolSelection'
   | 'PreCompress'
   | 'beforeShellExecution' | 'afterShellExecution' | 'beforeMCPExecution' | 'afterMCPExecution' | 'beforeReadFile'
   | 'afterFileEdit' | 'beforeSubmitPrompt' | 'stop' | 'sessionStart' | 'sessionEnd' | 'preToolUse' | 'postToolUse'
   | 'postToolUseFailure' | 'subagentStart' | 'subagentStop' | 'preCompact' | 'afterAgentResponse' | 'afterAgentThought'
-  | 'userPromptSubmitted' | 'permissionRequest' | 'agentStop' | 'errorOccurred' | 'ErrorOccurred'
+  | 'userPromptSubmitted' | 'userPromptTransformed' | 'permissionRequest' | 'agentStop' | 'errorOccurred'
+  | 'ErrorOccurred'
   | 'pre_read_code' | 'post_read_code' | 'pre_write_code' | 'post_write_code' | 'pre_run_command' | 'post_run_command'
   | 'pre_mcp_tool_use' | 'post_mcp_tool_use' | 'pre_user_prompt' | 'post_cascade_response'
   | (string & {})
@@ -214,6 +231,13 @@ export interface RuntimeOptions {
    * (`--if-rules evaluate` or `HOOKRT_IF_RULES=evaluate` turns evaluation on there).
    */
   ifRules?: 'evaluate' | 'ignore'
+  /**
+   * `'harness'` (default): every run reports what a host needs to present the outcome as the
+   * hook's harness would (`runs[].hook.command`, `runs[].timedOut`). `'contract'`: the exact
+   * answer shape of the JavaScript implementation (`hookrt listen`'s default; `--harness-exact`
+   * turns the details on there). How hooks run is each harness's either way.
+   */
+  fidelity?: 'harness' | 'contract'
 }
 
 /** One configuration problem: where (file, event), then what. */
@@ -298,6 +322,11 @@ export interface HookRef {
   matcher?: string
   /** The hook's `statusMessage` (Claude's spinner text), for hosts that show progress. */
   statusMessage?: string
+  /**
+   * What the hook runs as its file says it — the command, URL or MCP tool — as harnesses name
+   * it in their messages (`PreToolUse:Bash hook error: [<command>]: …`).
+   */
+  command?: string
 }
 
 /** What one run produced. */
@@ -330,6 +359,8 @@ export interface Run {
   durationMs: number
   /** Infrastructure error (`timed out after 1s`, `webhook … failed: …`). */
   error?: string
+  /** The hook was killed at its timeout (its harness would have killed it too). */
+  timedOut?: true
 }
 
 /** `{canonical, outcome, runs}`, the same shape as the `listen` protocol's dispatch answer. */

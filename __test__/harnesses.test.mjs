@@ -49,7 +49,8 @@ test('listen: Copilot exit 2 warns on agentStop and denies on preToolUse', (t) =
   assert.equal(out[1].outcome.decision, 'none', JSON.stringify(out[1]))
   assert.equal(out[1].runs[0].outcome.exitCode, 2)
   assert.equal(out[2].outcome.decision, 'deny', JSON.stringify(out[2]))
-  assert.equal(out[2].outcome.reason, 'no shell')
+  // Copilot keeps the hook's stderr from the model (e2e/recordings/copilot-cli/S2)
+  assert.equal(out[2].outcome.reason, 'hook exited with code 2')
 })
 
 test('convert: Claude seconds become Gemini milliseconds; warnings on stderr', (t) => {

@@ -44,6 +44,6 @@ pub use runtime::options::{OptionsError, RuntimeOptions, DEFAULT_OUTPUT_CAP};
 pub use runtime::wire::schemas as wire_schemas;
 pub use runtime::{DispatchError, DispatchRequest, DispatchResult, Run, Runtime};
 pub use vocab::{
-    ApprovalScope, CanonicalEvent, Concurrency, Decision, Diagnostic, Dialect, EventFields, IfRules, LlmOptions,
-    OnError, ProxyOptions, Raw, RunOutcome, Scope, Severity,
+    ApprovalScope, CanonicalEvent, Concurrency, Decision, Diagnostic, Dialect, EventFields, Fidelity, IfRules,
+    LlmOptions, OnError, ProxyOptions, Raw, RunOutcome, Scope, Severity,
 };

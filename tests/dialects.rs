@@ -256,8 +256,9 @@ async fn every_dialect_gets_its_own_stdin() {
     assert_eq!(parse("agents")["hook_event_name"], "PreToolUse");
     assert_eq!(
         parse("hermes"),
-        json!({"hook_event_name": "pre_tool_call", "tool_name": "Bash", "tool_input": {"command": "ls"},
-               "session_id": "s1", "cwd": cwd, "extra": {"tool_use_id": "u1"}})
+        json!({"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "ls"},
+               "session_id": "s1", "cwd": cwd,
+               "extra": {"tool_call_id": "u1", "telemetry_schema_version": "hermes.observer.v1"}})
     );
 }
 

@@ -345,7 +345,8 @@ async fn copilot_exit_two_warns_except_where_copilot_denies() {
         (Some("deny"), Some("not allowed"))
     );
     let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "Read"})).await);
-    assert_eq!(r["outcome"]["reason"], "Denied by preToolUse hook (hook errored)");
+    // As Copilot CLI 1.0.102 tells the model (e2e/recordings/copilot-cli/S9).
+    assert_eq!(r["outcome"]["reason"], "Denied by preToolUse hook from \".github/hooks/exits.json\" (hook errored)");
     let r = to_json(&dispatch(&rt, "PostToolUseFailure", json!({"tool_name": "Read"})).await);
     assert_eq!(r["outcome"]["decision"], "none");
     assert_eq!(r["outcome"]["contexts"], json!(["try the other file"]));

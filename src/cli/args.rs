@@ -3,7 +3,7 @@
 
 use crate::runtime::history::HistoryOptions;
 use crate::runtime::options::RuntimeOptions;
-use crate::vocab::{ApprovalScope, IfRules, LlmOptions, OnError, ProxyOptions};
+use crate::vocab::{ApprovalScope, Fidelity, IfRules, LlmOptions, OnError, ProxyOptions};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -80,6 +80,10 @@ pub(crate) struct Shared {
     /// JavaScript implementation; env HOOKRT_IF_RULES).
     #[arg(long, global = true, value_name = "MODE", value_parser = ["evaluate", "ignore"])]
     pub if_rules: Option<String>,
+    /// `listen`: report each run's harness details (`hook.command`, `timedOut`) beyond the
+    /// JavaScript implementation's answer shape.
+    #[arg(long, global = true)]
+    pub harness_exact: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -228,6 +232,7 @@ impl Shared {
             context_cap: self.context_cap,
             fail_closed: self.fail_closed.clone(),
             if_rules,
+            fidelity: Some(if listen && !self.harness_exact { Fidelity::Contract } else { Fidelity::Harness }),
             ..Default::default()
         }
     }

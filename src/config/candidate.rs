@@ -41,6 +41,22 @@ pub(crate) struct Roots<'a> {
     pub home: &'a Path,
     pub cwd: &'a Path,
     pub system: &'a Path,
+    /// `$CODEX_HOME`, when set.
+    pub codex_home: Option<&'a Path>,
+    /// `$HERMES_HOME`, when set.
+    pub hermes_home: Option<&'a Path>,
+}
+
+impl Roots<'_> {
+    /// Codex's folder: `$CODEX_HOME`, else `~/.codex`.
+    pub(crate) fn codex(&self) -> PathBuf {
+        self.codex_home.map(Path::to_path_buf).unwrap_or_else(|| self.home.join(".codex"))
+    }
+
+    /// Hermes' folder: `$HERMES_HOME`, else `~/.hermes`.
+    pub(crate) fn hermes(&self) -> PathBuf {
+        self.hermes_home.map(Path::to_path_buf).unwrap_or_else(|| self.home.join(".hermes"))
+    }
 }
 
 /// A directory's entries in name order (none when it cannot be read).

@@ -157,6 +157,10 @@ pub struct HookRef<'a> {
     pub matcher: Option<&'a str>,
     #[serde(rename = "statusMessage", skip_serializing_if = "Option::is_none")]
     pub status_message: Option<&'a str>,
+    /// What the hook runs, as its file says it: the command, the URL, the MCP tool. Harnesses
+    /// name it in their messages (`PreToolUse:Bash hook error: [<command>]: …`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<std::borrow::Cow<'a, str>>,
 }
 
 impl Hook {
@@ -168,6 +172,28 @@ impl Hook {
             kind: self.handler.kind(),
             matcher: self.matcher_text.as_deref(),
             status_message: self.claude.status_message.as_deref(),
+            command: self.command_text(),
+        }
+    }
+
+    /// The command (exec form joined shell-style), URL or MCP tool the hook runs.
+    pub fn command_text(&self) -> Option<std::borrow::Cow<'_, str>> {
+        use std::borrow::Cow;
+        if let Some(w) = &self.harness.written {
+            return Some(Cow::Borrowed(w));
+        }
+        match &self.handler {
+            HandlerSpec::Shell { command, args: None, .. } | HandlerSpec::Worker { command, args: None, .. } => {
+                Some(Cow::Borrowed(command))
+            }
+            HandlerSpec::Shell { command, args: Some(a), .. } | HandlerSpec::Worker { command, args: Some(a), .. } => {
+                let words = std::iter::once(command.as_str()).chain(a.iter().map(String::as_str));
+                Some(Cow::Owned(shlex::try_join(words).unwrap_or_else(|_| command.clone())))
+            }
+            HandlerSpec::Webhook { url, .. } | HandlerSpec::Http { url, .. } => Some(Cow::Borrowed(url)),
+            HandlerSpec::McpTool { server, tool, .. } => Some(Cow::Owned(format!("{server}/{tool}"))),
+            HandlerSpec::Proxy { command: Some(c), .. } => Some(Cow::Borrowed(c)),
+            HandlerSpec::Oracle { .. } | HandlerSpec::Proxy { command: None, .. } => None,
         }
     }
 

@@ -11,6 +11,8 @@ pub enum Matcher {
     Literal(Vec<String>),
     /// Unanchored regular expression.
     Regex(regex::Regex),
+    /// A regular expression that must match the whole subject; no subject never matches (Hermes).
+    Full(regex::Regex),
 }
 
 /// Why a matcher string could not be compiled; its text is the diagnostic.
@@ -31,6 +33,9 @@ impl Matcher {
     /// Compiles a matcher string with the dialect's rule.
     pub fn compile(pattern: &str, style: MatcherStyle) -> Result<Matcher, InvalidRegex> {
         let written = pattern;
+        if style == MatcherStyle::Full {
+            return Ok(Self::full(pattern));
+        }
         if Self::is_match_all(pattern) {
             return Ok(Matcher::All);
         }
@@ -53,6 +58,24 @@ impl Matcher {
             .map_err(|_| InvalidRegex(written.to_owned()))
     }
 
+    /// Hermes' matcher: never an error (an invalid regex compares as text).
+    fn full(pattern: &str) -> Matcher {
+        let p = pattern.trim();
+        if p.is_empty() {
+            return Matcher::All;
+        }
+        match regex::RegexBuilder::new(&format!("^(?:{p})$")).size_limit(REGEX_SIZE_LIMIT).build() {
+            Ok(re) => Matcher::Full(re),
+            Err(_) => {
+                tracing::warn!(
+                    "hermes matcher {} is not a valid regex; compared as text",
+                    crate::vocab::text::quote(p)
+                );
+                Matcher::Literal(vec![p.to_owned()])
+            }
+        }
+    }
+
     /// Whether a subject is selected. A missing subject is tested as `""` by a regex (as the
     /// JavaScript implementation does, so `".*"` guards still run when a host sends the tool
     /// name under another key) and never matches a literal list.
@@ -63,6 +86,8 @@ impl Matcher {
             (Matcher::Regex(re), None) => re.is_match(""),
             (Matcher::Literal(alts), Some(s)) => alts.iter().any(|a| a == s),
             (Matcher::Regex(re), Some(s)) => re.is_match(s),
+            (Matcher::Full(_), None) => false,
+            (Matcher::Full(re), Some(s)) => re.is_match(s),
         }
     }
 
@@ -147,6 +172,17 @@ mod tests {
         assert!(!m("^Bash$", Regex, "BashOutput"));
         assert!(m("^mcp__.*__read", Regex, "mcp__fs__read_file"));
         assert!(m("Bash.*", LiteralOrRegex, "BashOutput"));
+    }
+
+    #[test]
+    fn hermes_matchers_match_the_whole_trimmed_name() {
+        assert!(m(" terminal ", Full, "terminal"));
+        assert!(!m("term", Full, "terminal"));
+        assert!(m("term.*", Full, "terminal"));
+        assert!(!m("*", Full, "terminal"));
+        assert!(m("*", Full, "*"));
+        assert!(!Matcher::compile("terminal", Full).unwrap().matches(None));
+        assert!(Matcher::compile("  ", Full).unwrap().matches(None));
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! Decoding one run into a [`RunOutcome`]: exit codes, JSON answer fields, plain stdout
 //! (docs/events.md "Answers"), with each harness's own rules.
 
-use crate::harness::{self, Harness};
-use crate::vocab::{Answer, CanonicalEvent, Decision, Dialect, ExitTwo, OnError, OutputRule, Raw, RunOutcome};
-use serde_json::{Map, Value};
+use crate::harness::{self, answer_for, Harness};
+use crate::vocab::{CanonicalEvent, Decision, Dialect, ExitTwo, OnError, OutputRule, Raw, RunOutcome};
+use serde_json::Value;
 
 /// Decodes a process (or webhook body) result for a dispatch of `event`, read the way hooks
 /// of `dialect` are written.
@@ -12,6 +12,11 @@ pub fn decode(raw: Raw, event: CanonicalEvent, dialect: Dialect) -> RunOutcome {
     let stdout = raw.stdout.trim().to_owned();
     let stderr = raw.stderr.trim().to_owned();
     let mut out = RunOutcome { exit_code: Some(raw.exit_code), truncated: raw.truncated, ..Default::default() };
+    if event.output_rule() != OutputRule::Discarded && h.read_run(raw.exit_code, event, &stdout, &stderr, &mut out) {
+        out.stdout = stdout;
+        out.stderr = stderr;
+        return out;
+    }
     match (event.output_rule(), raw.exit_code) {
         // StopFailure: output and exit code are ignored.
         (OutputRule::Discarded, _) => {}
@@ -45,7 +50,10 @@ fn clean_exit(h: &dyn Harness, stdout: &str, rule: OutputRule, event: CanonicalE
     let answer = h.answer_text(stdout);
     if answer.starts_with('{') {
         match serde_json::from_str::<Value>(answer) {
-            Ok(Value::Object(obj)) => h.read_answer(&answer_for(&obj, event), event, out),
+            Ok(Value::Object(obj)) => {
+                out.answered = true;
+                h.read_answer(&answer_for(&obj, event), event, out);
+            }
             _ => tracing::warn!("hook stdout starts with '{{' but is not a JSON object; ignored"),
         }
     } else if rule == OutputRule::PathOrFail {
@@ -53,18 +61,6 @@ fn clean_exit(h: &dyn Harness, stdout: &str, rule: OutputRule, event: CanonicalE
     } else if !stdout.is_empty() {
         h.plain_stdout(stdout, out);
     }
-}
-
-/// An answer object with its `hookSpecificOutput` when that names the dispatched event in any
-/// harness's spelling (or names none); one naming another event is discarded as a whole.
-pub(crate) fn answer_for(obj: &Map<String, Value>, event: CanonicalEvent) -> Answer<'_> {
-    let hso = obj.get("hookSpecificOutput").and_then(Value::as_object).filter(|hso| {
-        match hso.get("hookEventName").and_then(Value::as_str) {
-            None => true,
-            Some(name) => harness::resolve_any_name(name) == Some(event),
-        }
-    });
-    Answer { top: obj, hso }
 }
 
 /// `denyOnFailure`: a run that exited non-zero (other than 2) denies.

@@ -13,7 +13,7 @@ pub(crate) mod webhook;
 pub(crate) mod worker;
 
 use crate::config::{HandlerSpec, Hook};
-use crate::vocab::{LlmOptions, Raw};
+use crate::vocab::{LlmOptions, Raw, Shell};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -85,8 +85,15 @@ pub struct RunCtx<'a> {
     pub timeout: Duration,
     pub timeout_label: String,
     pub cancel: &'a CancellationToken,
-    /// Variables added to a process hook's environment (`CLAUDE_ENV_FILE`, plugin roots).
+    /// Variables added to a process hook's environment (the harness's, `CLAUDE_ENV_FILE`, the
+    /// hook's own).
     pub env: Vec<(String, String)>,
+    /// Host variables the hook's harness keeps from it.
+    pub env_remove: Vec<String>,
+    /// The shell of a command string.
+    pub shell: Shell,
+    /// The command string as the harness passes it to the shell (after its substitutions).
+    pub command: Option<String>,
 }
 
 /// The owned part of a [`RunCtx`], prepared by the dispatcher; it can move into a background
@@ -100,6 +107,9 @@ pub(crate) struct RunParts {
     pub timeout: Duration,
     pub timeout_label: String,
     pub env: Vec<(String, String)>,
+    pub env_remove: Vec<String>,
+    pub shell: Shell,
+    pub command: Option<String>,
 }
 
 impl RunParts {
@@ -121,6 +131,9 @@ impl RunParts {
             timeout_label: self.timeout_label,
             cancel,
             env: self.env,
+            env_remove: self.env_remove,
+            shell: self.shell,
+            command: self.command,
         }
     }
 }

@@ -82,8 +82,19 @@ impl Outbound {
         let ts = crate::vocab::text::iso_now();
         for t in targets {
             let Some((_, name)) = t.events.iter().find(|(c, _)| *c == canonical) else { continue };
-            let pctx =
-                PayloadCtx { host, canonical, spelling: name, cwd, model: None, turn_id: None, ts: &ts, loop_count: 0 };
+            let session = Default::default();
+            let pctx = PayloadCtx {
+                host,
+                canonical,
+                spelling: name,
+                cwd,
+                model: None,
+                turn_id: None,
+                ts: &ts,
+                ts_ms: crate::vocab::text::epoch_ms_now(),
+                loop_count: 0,
+                session: &session,
+            };
             let id = delivery_id();
             let body = serde_json::json!({
                 "event": name,

@@ -23,5 +23,9 @@ pub(crate) async fn run(
     let mut env = env.to_vec();
     env.push(("HOOK_PROMPT".into(), rendered));
     let _permit = crate::handler::slot(ctx).await?;
-    process::run(&shell::spec(Program::Shell(command.to_owned()), &env, stdin, ctx), ctx.cancel).await
+    process::run(
+        &shell::spec(Program::Shell(crate::vocab::Shell::Sh, command.to_owned()), &env, stdin, ctx),
+        ctx.cancel,
+    )
+    .await
 }

@@ -13,11 +13,14 @@ pub(crate) mod hermes;
 pub(crate) mod native;
 pub(crate) mod opencode;
 pub(crate) mod registry;
+pub(crate) mod stdin;
 pub(crate) mod tools;
 pub(crate) mod windsurf;
 
 use crate::config::{Candidate, FileCtx, Hook, LoadSink, PluginDir, Roots};
-use crate::vocab::{Answer, CanonicalEvent, Diagnostic, Dialect, EventSpec, MatcherStyle, RunOutcome, BLOCKED_BY_HOOK};
+use crate::vocab::{
+    Answer, CanonicalEvent, Diagnostic, Dialect, EventSpec, MatcherStyle, RunOutcome, Shell, BLOCKED_BY_HOOK,
+};
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -37,8 +40,37 @@ pub(crate) struct PayloadCtx<'a> {
     pub turn_id: Option<&'a str>,
     /// ISO time of the dispatch.
     pub ts: &'a str,
+    /// The same time in epoch milliseconds (Copilot's `timestamp`).
+    pub ts_ms: i64,
     /// Consecutive blocked Stops of this session so far (Cursor's `loop_count`).
     pub loop_count: u32,
+    /// What earlier dispatches of this session said that later payloads repeat.
+    pub session: &'a SessionFacts,
+}
+
+/// What a harness repeats on later events of a session: the prompt of the current turn (Gemini's
+/// `AfterAgent` has it) and its id (Claude Code's `prompt_id`, on every event after
+/// `UserPromptSubmit`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct SessionFacts {
+    pub prompt: Option<String>,
+    pub prompt_id: Option<String>,
+    /// The session most recently dispatched with an id, for moments whose payload has none
+    /// (Hermes keeps `HERMES_SESSION_ID` for the whole process).
+    pub last_session: Option<String>,
+}
+
+/// What a harness's environment variables for one hook are made of.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EnvCtx<'a> {
+    /// The project directory (`CLAUDE_PROJECT_DIR`).
+    pub project_dir: &'a str,
+    /// The dispatch's working directory (the payload's `cwd`).
+    pub cwd: &'a str,
+    pub session_id: &'a str,
+    pub home: &'a Path,
+    /// The file the hook was declared in.
+    pub file: &'a Path,
 }
 
 /// How discovery orders a harness's rows.
@@ -126,6 +158,19 @@ pub(crate) trait Harness: Sync {
         stdout
     }
 
+    /// Reads a finished run its own way, exit code and output together; `false` leaves it to
+    /// the common rules (exit 0 answers, exit 2 denies) and [`Harness::exit_rule`].
+    fn read_run(
+        &self,
+        _code: Option<i32>,
+        _event: CanonicalEvent,
+        _stdout: &str,
+        _stderr: &str,
+        _out: &mut RunOutcome,
+    ) -> bool {
+        false
+    }
+
     /// Reads a JSON answer object.
     fn read_answer(&self, answer: &Answer, event: CanonicalEvent, out: &mut RunOutcome) {
         crate::harness::claude::answer::read(answer, event, out);
@@ -166,9 +211,30 @@ pub(crate) trait Harness: Sync {
     /// What the harness decides once a run is in, beyond reading its answer.
     fn settle(&self, _hook: &Hook, _out: &mut RunOutcome, _loop_count: u32) {}
 
-    /// Variables it adds to a hook's environment.
-    fn env(&self, _project_dir: &str) -> Vec<(String, String)> {
-        Vec::new()
+    /// Variables it adds to a hook's environment (the hook's own `env` comes after and wins).
+    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
+        vec![("CLAUDE_PROJECT_DIR".into(), e.project_dir.to_owned())]
+    }
+
+    /// Variables of the host's environment it keeps from its hooks; a trailing `*` is a prefix.
+    fn env_removed(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Whether its hooks of SessionStart, Setup, CwdChanged and FileChanged get a
+    /// `CLAUDE_ENV_FILE` to export variables through.
+    fn env_file(&self) -> bool {
+        false
+    }
+
+    /// The shell its hooks' command strings run in.
+    fn shell(&self) -> Shell {
+        Shell::Sh
+    }
+
+    /// The command string as it reaches the shell (Gemini substitutes its variables first).
+    fn expand_command(&self, command: &str, _env: &[(String, String)]) -> String {
+        command.to_owned()
     }
 
     /// Whether it names tools its own way (`run_shell_command`), so a dispatch's tool name is
@@ -210,4 +276,21 @@ pub(crate) trait Harness: Sync {
 
     /// Drops the project hooks (from `first` on) its own trust record does not hold.
     fn keep_trusted(&self, _hooks: &mut Vec<Hook>, _first: usize, _roots: Roots, _diags: &mut Vec<Diagnostic>) {}
+}
+
+/// An answer object with its `hookSpecificOutput` when that names the dispatched event in any
+/// harness's spelling (or names none); one naming another event is discarded as a whole.
+pub(crate) fn answer_for(obj: &Map<String, Value>, event: CanonicalEvent) -> Answer<'_> {
+    let hso = obj.get("hookSpecificOutput").and_then(Value::as_object).filter(|hso| {
+        match hso.get("hookEventName").and_then(Value::as_str) {
+            None => true,
+            Some(name) => resolve_any_name(name) == Some(event),
+        }
+    });
+    Answer { top: obj, hso }
+}
+
+/// A payload's session id under any harness's name (`""` when it has none).
+pub(crate) fn session_of(payload: &Map<String, Value>) -> &str {
+    payload.get("session_id").or_else(|| payload.get("sessionId")).and_then(Value::as_str).unwrap_or("")
 }

@@ -145,7 +145,13 @@ mod tests {
 
     #[test]
     fn order_is_global_then_project_then_local() {
-        let l = discovery(Roots { home: Path::new("/h"), cwd: Path::new("/p"), system: Path::new("/etc") });
+        let l = discovery(Roots {
+            home: Path::new("/h"),
+            cwd: Path::new("/p"),
+            system: Path::new("/etc"),
+            codex_home: None,
+            hermes_home: None,
+        });
         assert_eq!(l.first().unwrap().path, Path::new("/h/.claude/settings.json"));
         let local = l.iter().position(|c| c.path == Path::new("/p/.claude/settings.local.json")).unwrap();
         assert!(l[..local].iter().all(|c| c.dialect != Some(Dialect::Gemini)));
@@ -182,6 +188,7 @@ mod stdin_tests {
 
     fn input(d: Dialect, spelling: &str, host: Value) -> Map<String, Value> {
         let host = host.as_object().cloned().unwrap_or_default();
+        let session = Default::default();
         let ctx = PayloadCtx {
             host: &host,
             canonical: CanonicalEvent::ToolBefore,
@@ -190,7 +197,9 @@ mod stdin_tests {
             model: Some("m1"),
             turn_id: None,
             ts: "T",
+            ts_ms: 1,
             loop_count: 0,
+            session: &session,
         };
         of(d).input(&ctx)
     }
@@ -221,8 +230,9 @@ mod stdin_tests {
         assert!(!m.contains_key("permission_mode"));
         let m = input(Dialect::Hermes, "pre_tool_call", json!({"tool_name":"Bash","tool_input":{"c":1},"other":2}));
         assert_eq!(
-            (&m["hook_event_name"], &m["extra"], &m["cwd"]),
-            (&json!("pre_tool_call"), &json!({"other":2}), &json!("/w"))
+            (&m["hook_event_name"], &m["tool_name"], &m["cwd"]),
+            (&json!("pre_tool_call"), &json!("terminal"), &json!("/w"))
         );
+        assert_eq!(m["extra"], json!({"other": 2, "telemetry_schema_version": "hermes.observer.v1"}));
     }
 }

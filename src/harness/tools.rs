@@ -13,6 +13,7 @@ struct Tool {
     gemini: &'static [&'static str],
     copilot: &'static [&'static str],
     cursor: &'static [&'static str],
+    hermes: &'static [&'static str],
 }
 
 const fn t(
@@ -21,28 +22,29 @@ const fn t(
     gemini: &'static [&'static str],
     copilot: &'static [&'static str],
     cursor: &'static [&'static str],
+    hermes: &'static [&'static str],
 ) -> Tool {
-    Tool { claude, class, gemini, copilot, cursor }
+    Tool { claude, class, gemini, copilot, cursor, hermes }
 }
 
 use ToolClass::*;
 
 /// The first spelling in each list is the one written by `convert` and sent on stdin.
 const TOOLS: &[Tool] = &[
-    t("Bash", Some(Shell), &["run_shell_command"], &["bash", "powershell"], &["Shell"]),
-    t("Read", Some(Read), &["read_file", "read_many_files"], &["view"], &["Read"]),
-    t("Write", Some(Write), &["write_file"], &["create"], &["Write"]),
-    t("Edit", Some(Write), &["replace"], &["edit", "str_replace_editor", "apply_patch"], &["Edit"]),
-    t("MultiEdit", Some(Write), &[], &[], &["MultiEdit"]),
-    t("NotebookEdit", Some(Write), &[], &[], &["NotebookEdit"]),
-    t("Grep", None, &["search_file_content", "grep_search"], &["grep", "rg"], &["Grep"]),
-    t("Glob", None, &["glob"], &["glob"], &["Glob"]),
-    t("LS", None, &["list_directory"], &[], &["LS"]),
-    t("WebFetch", None, &["web_fetch"], &["web_fetch"], &["WebFetch"]),
-    t("WebSearch", None, &["google_web_search"], &["web_search"], &["WebSearch"]),
-    t("TodoWrite", None, &["write_todos"], &["update_todo"], &["TodoWrite"]),
-    t("Task", None, &[], &["task"], &["Task"]),
-    t("AskUserQuestion", None, &[], &["ask_user"], &[]),
+    t("Bash", Some(Shell), &["run_shell_command"], &["bash", "powershell"], &["Shell"], &["terminal"]),
+    t("Read", Some(Read), &["read_file", "read_many_files"], &["view"], &["Read"], &["read_file"]),
+    t("Write", Some(Write), &["write_file"], &["create"], &["Write"], &["write_file"]),
+    t("Edit", Some(Write), &["replace"], &["edit", "str_replace_editor", "apply_patch"], &["Edit"], &["patch"]),
+    t("MultiEdit", Some(Write), &[], &[], &["MultiEdit"], &[]),
+    t("NotebookEdit", Some(Write), &[], &[], &["NotebookEdit"], &[]),
+    t("Grep", None, &["search_file_content", "grep_search"], &["grep", "rg"], &["Grep"], &["search_files"]),
+    t("Glob", None, &["glob"], &["glob"], &["Glob"], &[]),
+    t("LS", None, &["list_directory"], &[], &["LS"], &[]),
+    t("WebFetch", None, &["web_fetch"], &["web_fetch"], &["WebFetch"], &["web_extract"]),
+    t("WebSearch", None, &["google_web_search"], &["web_search"], &["WebSearch"], &["web_search"]),
+    t("TodoWrite", None, &["write_todos"], &["update_todo"], &["TodoWrite"], &["todo"]),
+    t("Task", None, &[], &["task"], &["Task"], &["delegate_task"]),
+    t("AskUserQuestion", None, &[], &["ask_user"], &[], &["clarify"]),
 ];
 
 fn names(tool: &Tool, dialect: Dialect) -> &'static [&'static str] {
@@ -50,14 +52,19 @@ fn names(tool: &Tool, dialect: Dialect) -> &'static [&'static str] {
         Dialect::Gemini => tool.gemini,
         Dialect::Copilot => tool.copilot,
         Dialect::Cursor => tool.cursor,
+        Dialect::Hermes => tool.hermes,
         _ => &[],
     }
 }
 
 fn find(name: &str) -> Option<&'static Tool> {
-    TOOLS
-        .iter()
-        .find(|t| t.claude == name || t.gemini.contains(&name) || t.copilot.contains(&name) || t.cursor.contains(&name))
+    TOOLS.iter().find(|t| {
+        t.claude == name
+            || t.gemini.contains(&name)
+            || t.copilot.contains(&name)
+            || t.cursor.contains(&name)
+            || t.hermes.contains(&name)
+    })
 }
 
 /// Claude's name of a tool spelled by any harness (`run_shell_command` → `Bash`); unknown
@@ -68,7 +75,7 @@ pub(crate) fn claude_name(name: &str) -> &str {
 
 /// How `dialect` spells a tool, when it differs from the name given.
 pub(crate) fn spelling(dialect: Dialect, name: &str) -> Option<&'static str> {
-    if !matches!(dialect, Dialect::Gemini | Dialect::Copilot | Dialect::Cursor) {
+    if !matches!(dialect, Dialect::Gemini | Dialect::Copilot | Dialect::Cursor | Dialect::Hermes) {
         return find(name).map(|t| t.claude).filter(|c| *c != name);
     }
     let tool = find(name)?;
@@ -125,5 +132,7 @@ mod tests {
         assert_eq!(class_of("replace"), Some(ToolClass::Write));
         assert_eq!(class_of("mcp__github__issue"), Some(ToolClass::Mcp));
         assert_eq!(class_of("Grep"), None);
+        assert_eq!(spelling(Dialect::Hermes, "Bash"), Some("terminal"));
+        assert_eq!(claude_name("terminal"), "Bash");
     }
 }

@@ -47,7 +47,7 @@ async fn answer(rt: &Runtime, env: Envelope) -> String {
         Ok(Request::Dispatch(req)) => {
             let never = CancellationToken::new();
             match rt.dispatch(req, &never).await {
-                Ok(r) => protocol::dispatch_line(&r, id),
+                Ok(r) => protocol::dispatch_line(&r, id, rt.options().policy.fidelity),
                 Err(e @ (DispatchError::Aborted | DispatchError::Closed | DispatchError::UnknownEvent(_))) => {
                     protocol::error_line(&e.to_string(), id)
                 }

@@ -61,11 +61,21 @@ pub struct LoadOptions {
     pub policy: Policy,
     /// Whether `if` rules are evaluated or reported and ignored.
     pub if_rules: IfRules,
+    /// `$CODEX_HOME` (Codex's folder; `home/.codex` without it).
+    pub codex_home: Option<PathBuf>,
+    /// `$HERMES_HOME` (Hermes' folder; `home/.hermes` without it).
+    pub hermes_home: Option<PathBuf>,
 }
 
 impl LoadOptions {
     fn roots(&self) -> Roots<'_> {
-        Roots { home: &self.home, cwd: &self.cwd, system: &self.system_dir }
+        Roots {
+            home: &self.home,
+            cwd: &self.cwd,
+            system: &self.system_dir,
+            codex_home: self.codex_home.as_deref(),
+            hermes_home: self.hermes_home.as_deref(),
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 pub(crate) mod quick;
 
 use crate::runtime::{DispatchRequest, DispatchResult, Runtime};
+use crate::vocab::Fidelity;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -138,8 +139,26 @@ pub(crate) fn reload_line(diags: &[crate::vocab::Diagnostic], id: Option<&Value>
     line(&Reloaded { diagnostics: diags }, id)
 }
 
-pub(crate) fn dispatch_line(r: &DispatchResult, id: Option<&Value>) -> String {
-    line(r, id)
+/// A dispatch answer; under the `listen` contract without the run details the JavaScript
+/// implementation never sent (`hook.command`, `timedOut`).
+pub(crate) fn dispatch_line(r: &DispatchResult, id: Option<&Value>, fidelity: Fidelity) -> String {
+    if fidelity == Fidelity::Harness || r.runs.is_empty() {
+        return line(r, id);
+    }
+    match serde_json::to_value(r) {
+        Ok(mut v) => {
+            if let Some(runs) = v.get_mut("runs").and_then(Value::as_array_mut) {
+                for run in runs.iter_mut().filter_map(Value::as_object_mut) {
+                    run.remove("timedOut");
+                    if let Some(hook) = run.get_mut("hook").and_then(Value::as_object_mut) {
+                        hook.remove("command");
+                    }
+                }
+            }
+            line(&v, id)
+        }
+        Err(e) => error_line(&format!("cannot encode response: {e}"), id),
+    }
 }
 
 pub(crate) use quick::empty_dispatch_line;
@@ -172,8 +191,9 @@ mod tests {
         use crate::vocab::CanonicalEvent;
         let id = Value::from(7);
         for e in CanonicalEvent::ALL {
-            assert_eq!(empty_dispatch_line(e, None), dispatch_line(&DispatchResult::empty(e), None));
-            assert_eq!(empty_dispatch_line(e, Some(&id)), dispatch_line(&DispatchResult::empty(e), Some(&id)));
+            let full = |id| dispatch_line(&DispatchResult::empty(e), id, Fidelity::Contract);
+            assert_eq!(empty_dispatch_line(e, None), full(None));
+            assert_eq!(empty_dispatch_line(e, Some(&id)), full(Some(&id)));
         }
     }
 
@@ -195,7 +215,7 @@ mod tests {
                 Request::Ping => pong_line(env.id.as_ref()),
                 Request::Dispatch(d) => {
                     let ev = crate::harness::resolve_dispatch_name(&d.event).unwrap();
-                    dispatch_line(&DispatchResult::empty(ev.canonical), env.id.as_ref())
+                    dispatch_line(&DispatchResult::empty(ev.canonical), env.id.as_ref(), Fidelity::Contract)
                 }
                 other => panic!("{other:?}"),
             };

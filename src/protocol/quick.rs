@@ -10,7 +10,10 @@ use serde_json::Value;
 pub(crate) fn empty_dispatch_line(canonical: crate::vocab::CanonicalEvent, id: Option<&Value>) -> String {
     static LINES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     let lines = LINES.get_or_init(|| {
-        crate::vocab::CanonicalEvent::ALL.iter().map(|&e| dispatch_line(&DispatchResult::empty(e), None)).collect()
+        crate::vocab::CanonicalEvent::ALL
+            .iter()
+            .map(|&e| dispatch_line(&DispatchResult::empty(e), None, crate::vocab::Fidelity::Contract))
+            .collect()
     });
     let base = &lines[canonical as usize];
     match id {

@@ -1,13 +1,13 @@
 //! One dispatch as a host asks for it, what every hook of it shares ([`DispatchCtx`]), and its
 //! result.
 
-use crate::config::Hook;
+use crate::config::{HandlerSpec, Hook};
 use crate::contract::{payload, Outcome};
 use crate::handler::RunParts;
-use crate::harness::PayloadCtx;
-use crate::runtime::env_file::EnvFile;
+use crate::harness::{EnvCtx, PayloadCtx, SessionFacts};
+use crate::runtime::env_file::EnvFiles;
 use crate::runtime::options::{Resolved, RunPolicy};
-use crate::vocab::text::{iso_now, quote, secs_label};
+use crate::vocab::text::{epoch_ms_now, iso_now, quote, secs_label};
 use crate::vocab::CanonicalEvent;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -64,32 +64,49 @@ impl DispatchResult {
     }
 }
 
-/// What every hook of one dispatch shares: the event, the host payload, where hooks run and
-/// the `CLAUDE_ENV_FILE` of events that export variables. Built once per dispatch (and by
-/// `trial` for a single hook).
+/// What every hook of one dispatch shares: the event, the host payload, where hooks run, what
+/// the session said before, and the `CLAUDE_ENV_FILE`s of events that export variables. Built
+/// once per dispatch (and by `trial` for a single hook).
 pub(crate) struct DispatchCtx {
     pub canonical: CanonicalEvent,
     pub payload: Map<String, Value>,
     pub cwd: PathBuf,
     pub project_dir: String,
     ts: String,
-    pub env_file: Option<EnvFile>,
+    ts_ms: i64,
+    pub env_files: Option<EnvFiles>,
     /// Consecutive blocked Stops of this session so far (Cursor's `loop_count`).
     pub loop_count: u32,
+    /// What earlier dispatches of the session said (`prompt_id`, the turn's prompt).
+    pub session: SessionFacts,
 }
 
 impl DispatchCtx {
     pub(crate) fn new(
-        policy: &RunPolicy,
+        opts: &Resolved,
         canonical: CanonicalEvent,
         payload: Map<String, Value>,
         cwd: Option<String>,
     ) -> Self {
+        let policy = &opts.policy;
         // The dispatch's cwd, else the project directory, else the runtime's cwd.
         let cwd = cwd.map(PathBuf::from).or_else(|| policy.project_dir.clone()).unwrap_or_else(|| policy.cwd.clone());
         let project_dir = policy.project_dir.as_ref().unwrap_or(&cwd).display().to_string();
-        let env_file = if canonical.takes_env_file() { EnvFile::create() } else { None };
-        DispatchCtx { canonical, payload, cwd, project_dir, ts: iso_now(), env_file, loop_count: 0 }
+        let session =
+            payload.get("session_id").or_else(|| payload.get("sessionId")).and_then(Value::as_str).unwrap_or("");
+        let env_files =
+            canonical.takes_env_file().then(|| EnvFiles::new(&opts.load.home, session, env_file_stem(canonical)));
+        DispatchCtx {
+            canonical,
+            payload,
+            cwd,
+            project_dir,
+            ts: iso_now(),
+            ts_ms: epoch_ms_now(),
+            env_files,
+            loop_count: 0,
+            session: SessionFacts::default(),
+        }
     }
 
     /// The JSON a hook reads, shaped for its harness.
@@ -103,7 +120,9 @@ impl DispatchCtx {
             model: policy.model.as_deref(),
             turn_id: policy.turn_id.as_deref(),
             ts: &self.ts,
+            ts_ms: self.ts_ms,
             loop_count: self.loop_count,
+            session: &self.session,
         };
         payload::hook_input(&pctx, hook)
     }
@@ -121,11 +140,12 @@ impl DispatchCtx {
             input.insert("tool_input".into(), t.clone());
         }
         let secs = hook.timeout.or(policy.timeout_sec).unwrap_or_else(|| hook.handler.kind().default_timeout_secs());
-        let mut env = hook.env.clone();
-        if let Some(f) = &self.env_file {
-            env.push(("CLAUDE_ENV_FILE".into(), f.path.display().to_string()));
-        }
-        env.extend(crate::harness::of(hook.dialect).env(&self.project_dir));
+        let h = crate::harness::of(hook.dialect);
+        let env = self.env_for(opts, hook, &input);
+        let command = match &hook.handler {
+            HandlerSpec::Shell { command, args: None, .. } => Some(h.expand_command(command, &env)),
+            _ => None,
+        };
         // Copilot `cwd`, Windsurf `working_directory`: relative to the project directory.
         let cwd = match &hook.harness.cwd {
             Some(c) => Path::new(&self.project_dir).join(c),
@@ -139,7 +159,38 @@ impl DispatchCtx {
             timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),
             timeout_label: secs_label(secs),
             env,
+            env_remove: removed_vars(h.env_removed()),
+            shell: h.shell(),
+            command,
         }
+    }
+
+    /// The harness's variables, the hook's `CLAUDE_ENV_FILE`, then the hook's own `env` (which
+    /// wins, as in every harness).
+    fn env_for(&self, opts: &Resolved, hook: &Hook, input: &Map<String, Value>) -> Vec<(String, String)> {
+        let h = crate::harness::of(hook.dialect);
+        let cwd = input
+            .get("cwd")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .unwrap_or_else(|| self.cwd.display().to_string());
+        let session = Some(crate::harness::session_of(input))
+            .filter(|s| !s.is_empty())
+            .or(self.session.last_session.as_deref())
+            .unwrap_or("");
+        let e = EnvCtx {
+            project_dir: &self.project_dir,
+            cwd: &cwd,
+            session_id: session,
+            home: &opts.load.home,
+            file: &hook.file,
+        };
+        let mut env = h.env(&e);
+        if let Some(path) = self.env_files.as_ref().filter(|_| h.env_file()).and_then(EnvFiles::next) {
+            env.push(("CLAUDE_ENV_FILE".into(), path.display().to_string()));
+        }
+        env.extend(hook.env.iter().cloned());
+        env
     }
 
     /// The hook's `if` rule against this dispatch: only tool events can match, a rule that did
@@ -157,4 +208,30 @@ impl DispatchCtx {
         let project_dir = Path::new(&self.project_dir);
         rule.matches(&crate::config::if_rule::Call { tool_name, tool_input, project_dir, home })
     }
+}
+
+/// How Claude names an event's environment files (`sessionstart-hook-0.sh`).
+fn env_file_stem(canonical: CanonicalEvent) -> &'static str {
+    match canonical {
+        CanonicalEvent::Setup => "Setup",
+        CanonicalEvent::CwdChange => "CwdChanged",
+        CanonicalEvent::FileChange => "FileChanged",
+        _ => "SessionStart",
+    }
+}
+
+/// The host variables matching a harness's removal patterns (`COPILOT_PROVIDER_*`).
+fn removed_vars(patterns: &[&str]) -> Vec<String> {
+    if patterns.is_empty() {
+        return Vec::new();
+    }
+    std::env::vars_os()
+        .filter_map(|(k, _)| k.into_string().ok())
+        .filter(|k| {
+            patterns.iter().any(|p| match p.strip_suffix('*') {
+                Some(prefix) => k.starts_with(prefix),
+                None => k == p,
+            })
+        })
+        .collect()
 }

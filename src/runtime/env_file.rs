@@ -1,37 +1,68 @@
 //! `CLAUDE_ENV_FILE`: for SessionStart, Setup, CwdChanged and FileChanged hooks, a file the
-//! hooks append `export K=V` lines to. Claude Code sources it before later Bash commands;
-//! hookrt reads the assignments without running anything and returns them as `outcome.env`.
-//! The file is removed when the dispatch ends.
+//! hook appends `export K=V` lines to. Claude Code 2.1.332 gives each hook its own file,
+//! `~/.claude/session-env/<session>/<event>-hook-<n>.sh`, and sources them before later Bash
+//! commands; hookrt gives each hook the same path, reads the assignments without running
+//! anything, returns them as `outcome.env` and removes the files when the dispatch ends.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
-/// Bytes of the file read at most (a hook cannot make hookrt hold more).
+/// Bytes of a file read at most (a hook cannot make hookrt hold more).
 const MAX_BYTES: u64 = 1024 * 1024;
 
-/// A per-dispatch environment file, removed on drop.
+/// The environment files of one dispatch, one per hook, removed on drop.
 #[derive(Debug)]
-pub(crate) struct EnvFile {
-    pub path: PathBuf,
+pub(crate) struct EnvFiles {
+    dir: PathBuf,
+    /// `sessionstart`, `setup`, ...: the event as Claude names its files.
+    stem: String,
+    files: Mutex<Vec<PathBuf>>,
 }
 
-impl EnvFile {
-    /// Creates an empty file only this user can read; `None` (with a warning) when the
-    /// temporary directory is not writable.
-    pub(crate) fn create() -> Option<EnvFile> {
+/// A session id that is safe as one path component.
+fn safe(session: &str) -> bool {
+    !session.is_empty() && session != "." && session != ".." && !session.contains(['/', '\\', '\0'])
+}
+
+impl EnvFiles {
+    /// Files under `home/.claude/session-env/<session>/` (the temporary directory when the
+    /// session has no usable id).
+    pub(crate) fn new(home: &Path, session: &str, event: &str) -> EnvFiles {
         static N: AtomicU64 = AtomicU64::new(0);
-        let path = std::env::temp_dir().join(format!(
-            "hookrt-env-{}-{}.sh",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        let mut o = std::fs::OpenOptions::new();
-        o.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
-        match o.open(&path) {
-            Ok(_) => Some(EnvFile { path }),
+        let dir = if safe(session) {
+            home.join(".claude/session-env").join(session)
+        } else {
+            std::env::temp_dir().join(format!(
+                "hookrt-env-{}-{}",
+                std::process::id(),
+                N.fetch_add(1, Ordering::Relaxed)
+            ))
+        };
+        EnvFiles { dir, stem: event.to_lowercase(), files: Mutex::new(Vec::new()) }
+    }
+
+    /// A fresh empty file for the next hook, only this user can read; `None` (with a warning)
+    /// when it cannot be created.
+    pub(crate) fn next(&self) -> Option<PathBuf> {
+        let mut files = match self.files.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        let path = self.dir.join(format!("{}-hook-{}.sh", self.stem, files.len()));
+        let created = std::fs::create_dir_all(&self.dir).and_then(|_| {
+            let mut o = std::fs::OpenOptions::new();
+            o.write(true).create(true).truncate(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+            o.open(&path)
+        });
+        match created {
+            Ok(_) => {
+                files.push(path.clone());
+                Some(path)
+            }
             Err(e) => {
                 tracing::warn!("cannot create CLAUDE_ENV_FILE {}: {e}", path.display());
                 None
@@ -39,20 +70,36 @@ impl EnvFile {
         }
     }
 
-    /// The variables the hooks exported; `None` when they wrote none.
+    /// The variables the hooks exported, file by file; `None` when they wrote none.
     pub(crate) fn take_exports(&self) -> Option<BTreeMap<String, String>> {
         use std::io::Read;
-        let mut text = String::new();
-        let f = std::fs::File::open(&self.path).ok()?;
-        f.take(MAX_BYTES).read_to_string(&mut text).ok()?;
-        let vars = parse(&text);
+        let files = match self.files.lock() {
+            Ok(g) => g.clone(),
+            Err(p) => p.into_inner().clone(),
+        };
+        let mut vars = BTreeMap::new();
+        for p in files {
+            let mut text = String::new();
+            let Ok(f) = std::fs::File::open(&p) else { continue };
+            if f.take(MAX_BYTES).read_to_string(&mut text).is_ok() {
+                vars.extend(parse(&text));
+            }
+        }
         (!vars.is_empty()).then_some(vars)
     }
 }
 
-impl Drop for EnvFile {
+impl Drop for EnvFiles {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
+        let files = match self.files.get_mut() {
+            Ok(g) => std::mem::take(g),
+            Err(p) => std::mem::take(p.into_inner()),
+        };
+        for p in files {
+            let _ = std::fs::remove_file(p);
+        }
+        // The folder goes too when nothing else is in it.
+        let _ = std::fs::remove_dir(&self.dir);
     }
 }
 
@@ -93,12 +140,18 @@ mod tests {
     }
 
     #[test]
-    fn file_is_created_private_and_removed() {
-        let f = EnvFile::create().unwrap();
-        let p = f.path.clone();
-        std::fs::write(&p, "export K=V\n").unwrap();
-        assert_eq!(f.take_exports().unwrap().get("K").map(String::as_str), Some("V"));
+    fn files_are_per_hook_in_claudes_layout_and_removed() {
+        let home = tempfile::tempdir().unwrap();
+        let f = EnvFiles::new(home.path(), "s-1", "SessionStart");
+        let (a, b) = (f.next().unwrap(), f.next().unwrap());
+        assert_eq!(a, home.path().join(".claude/session-env/s-1/sessionstart-hook-0.sh"));
+        assert_eq!(b.file_name().unwrap(), "sessionstart-hook-1.sh");
+        std::fs::write(&a, "export K=V\n").unwrap();
+        std::fs::write(&b, "export L=W\n").unwrap();
+        let got = f.take_exports().unwrap();
+        assert_eq!((got["K"].as_str(), got["L"].as_str()), ("V", "W"));
         drop(f);
-        assert!(!p.exists());
+        assert!(!a.exists() && !b.exists());
+        assert!(!EnvFiles::new(home.path(), "../x", "Setup").dir.starts_with(home.path()));
     }
 }

@@ -28,6 +28,9 @@ pub struct Run {
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "ser_error")]
     #[schemars(with = "Option<String>")]
     pub error: Option<Failure>,
+    /// The run was killed at its timeout (its harness would have killed it too).
+    #[serde(rename = "timedOut", skip_serializing_if = "std::ops::Not::not")]
+    pub timed_out: bool,
     /// An `async` hook: started in the background, or (with an outcome) finished since.
     #[serde(rename = "async", skip_serializing_if = "std::ops::Not::not")]
     pub is_async: bool,
@@ -130,7 +133,8 @@ pub(crate) async fn execute(
         error = error.as_ref().map(|e| e.to_string()).unwrap_or_default(),
         "hook finished"
     );
-    Some(Run { hook, outcome, duration_ms, error, is_async: false, started: Some(started) })
+    let timed_out = error.as_ref().is_some_and(Failure::is_timeout);
+    Some(Run { hook, outcome, duration_ms, error, timed_out, is_async: false, started: Some(started) })
 }
 
 /// Decodes a run that gave an answer, with `denyOnFailure` and a log line for failed exits.

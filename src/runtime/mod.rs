@@ -9,6 +9,7 @@ pub(crate) mod history;
 pub(crate) mod logging;
 pub(crate) mod options;
 mod plan;
+pub(crate) mod sessions;
 pub(crate) mod stop_guard;
 pub(crate) mod wire;
 
@@ -34,6 +35,7 @@ pub struct Runtime {
     closed: AtomicBool,
     close_token: CancellationToken,
     stop_guard: stop_guard::StopGuard,
+    sessions: sessions::Sessions,
     outbound: crate::handler::outbound::Outbound,
     background: Arc<background::Background>,
     /// `once` hooks already run, by (hook id, session id).
@@ -91,6 +93,7 @@ impl Runtime {
             closed: AtomicBool::new(false),
             close_token,
             stop_guard,
+            sessions: Default::default(),
             outbound: Default::default(),
             background: Default::default(),
             once_seen: Default::default(),
@@ -174,7 +177,7 @@ impl Runtime {
             if !settings.warm || !hook.enabled {
                 continue;
             }
-            let ctx = DispatchCtx::new(&self.opts.policy, hook.canonical, Map::new(), None);
+            let ctx = DispatchCtx::new(&self.opts, hook.canonical, Map::new(), None);
             let cancel = self.close_token.child_token();
             let run = ctx.parts(&self.opts, hook).ctx(&self.opts.handlers, &self.opts.shared, &cancel);
             let key = WorkerKey::of(command, args.as_deref(), env, &run);
@@ -242,15 +245,18 @@ impl Runtime {
         let host_cwd = cwd.clone().unwrap_or_else(|| self.opts.policy.cwd.display().to_string());
         let targets = loaded.table.outbound_for(ev.canonical);
         self.outbound.notify(targets, ev.canonical, &payload, &host_cwd, self.opts.shared.http());
-        let session = payload.get("session_id").and_then(Value::as_str).unwrap_or("").to_owned();
+        let session = crate::harness::session_of(&payload).to_owned();
+        let continuing = self.stop_guard.was_blocked(&session);
+        let session_facts = self.sessions.observe(ev.canonical, &payload, continuing);
         let delivered = self.background.take(&session);
         let plan = loaded.table.plan(ev, subject.as_deref().or_else(|| ev.canonical.subject_of(&payload)));
         if plan.is_empty() && delivered.is_empty() {
             self.stop_guard.settle(&ticket, None);
             return Ok(DispatchResult::empty(ev.canonical));
         }
-        let mut ctx = DispatchCtx::new(&self.opts.policy, ev.canonical, payload, cwd);
+        let mut ctx = DispatchCtx::new(&self.opts, ev.canonical, payload, cwd);
         ctx.loop_count = self.stop_guard.count(&ticket);
+        ctx.session = session_facts;
         let plan = self.admit(plan, &ctx, &session);
         let mut runs = self.run_plan(&plan, &ctx, cancel, progress.as_ref(), &session).await?;
         settle(&mut runs, &ctx);
@@ -258,7 +264,7 @@ impl Runtime {
         runs.extend(delivered.into_iter().map(|d| d.run));
         let mut outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical);
         outcome.rewake = rewake;
-        if let Some(f) = &ctx.env_file {
+        if let Some(f) = &ctx.env_files {
             outcome.env = f.take_exports();
         }
         self.stop_guard.settle(&ticket, Some(&mut outcome));
@@ -298,7 +304,7 @@ impl Runtime {
 
     /// Runs one hook alone on a payload, as `hookrt doctor` does (timeout capped at `cap`).
     pub async fn trial(&self, hook: Arc<Hook>, payload: Map<String, Value>, cap: Duration) -> Option<Run> {
-        let ctx = DispatchCtx::new(&self.opts.policy, hook.canonical, payload, None);
+        let ctx = DispatchCtx::new(&self.opts, hook.canonical, payload, None);
         let never = CancellationToken::new();
         let mut parts = ctx.parts(&self.opts, &hook);
         if parts.timeout > cap {

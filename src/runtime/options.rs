@@ -6,7 +6,9 @@ use crate::config::{PluginDir, Substitutions};
 use crate::handler::{Policy as HandlerPolicy, Resources};
 use crate::load::{LoadOptions, Policy};
 use crate::vocab::text::quote;
-use crate::vocab::{ApprovalScope, CanonicalEvent, Concurrency, Dialect, IfRules, LlmOptions, OnError, ProxyOptions};
+use crate::vocab::{
+    ApprovalScope, CanonicalEvent, Concurrency, Dialect, Fidelity, IfRules, LlmOptions, OnError, ProxyOptions,
+};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -99,6 +101,8 @@ pub struct RuntimeOptions {
     /// in a warning, the hook runs whenever its matcher matches; `hookrt listen`'s default,
     /// as the JavaScript implementation it replaces). Environment: `HOOKRT_IF_RULES`.
     pub if_rules: Option<IfRules>,
+    /// Each harness's own wire details (`harness`, the default) or the `listen` contract's.
+    pub fidelity: Option<Fidelity>,
 }
 
 /// The `history` runtime option.
@@ -143,6 +147,8 @@ pub struct RunPolicy {
     pub stop_block_limit: u32,
     /// Longest context or message kept, in characters (Claude's 10,000).
     pub context_cap: usize,
+    /// Whether runs report the harness details (`hook.command`, `timedOut`) on the wire.
+    pub fidelity: Fidelity,
     /// Events on which a hook without an answer denies.
     pub fail_closed: Vec<CanonicalEvent>,
 }
@@ -232,6 +238,8 @@ impl RuntimeOptions {
                 .or_else(|| env("HOOKRT_IF_RULES").as_deref().and_then(IfRules::parse))
                 .unwrap_or_default(),
             system_dir: self.system_dir.clone().unwrap_or_else(|| PathBuf::from("/etc")),
+            codex_home: nonempty(env, "CODEX_HOME").map(PathBuf::from),
+            hermes_home: nonempty(env, "HERMES_HOME").map(PathBuf::from),
             policy: match &self.managed_settings_path {
                 Some(p) => Policy::At(p.clone()),
                 None => Policy::Default,
@@ -252,6 +260,7 @@ impl RuntimeOptions {
             case_insensitive_tools: self.case_insensitive_tools,
             stop_block_limit: self.stop_block_limit.unwrap_or(DEFAULT_STOP_BLOCK_LIMIT),
             context_cap: self.context_cap.unwrap_or(DEFAULT_CONTEXT_CAP),
+            fidelity: self.fidelity.unwrap_or_default(),
             fail_closed,
         }
     }

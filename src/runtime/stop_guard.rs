@@ -45,8 +45,10 @@ impl StopGuard {
     pub(crate) fn prepare(&self, canonical: CanonicalEvent, payload: &mut Map<String, Value>) -> StopTicket {
         let str_of = |k: &str| payload.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
         let key = match canonical {
-            CanonicalEvent::TurnStop => str_of("session_id"),
-            CanonicalEvent::SubagentEnd => format!("{}\u{0}subagent\u{0}{}", str_of("session_id"), str_of("agent_id")),
+            CanonicalEvent::TurnStop => crate::harness::session_of(payload).to_owned(),
+            CanonicalEvent::SubagentEnd => {
+                format!("{}\u{0}subagent\u{0}{}", crate::harness::session_of(payload), str_of("agent_id"))
+            }
             _ => return StopTicket { key: None, downgrade: false },
         };
         if !matches!(payload.get("stop_hook_active"), Some(Value::Bool(_))) {

@@ -50,6 +50,9 @@ pub struct RunOutcome {
     /// An async hook still running: no outcome yet.
     #[serde(skip)]
     pub pending: bool,
+    /// Its output held a JSON answer object (read whatever the exit code was).
+    #[serde(skip)]
+    pub answered: bool,
 }
 
 impl RunOutcome {

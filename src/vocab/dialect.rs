@@ -74,6 +74,10 @@ pub enum MatcherStyle {
     Regex,
     /// A regular expression that must match the whole subject (`^(?:p)$`, Copilot).
     Anchored,
+    /// Hermes: the trimmed text as a regular expression that must match the whole tool name
+    /// (`re.fullmatch`), the text itself when it is no valid regex; `*` is no wildcard, and an
+    /// event without a tool name matches nothing.
+    Full,
 }
 
 /// Handler kinds (docs/configuration.md "Handlers").

@@ -91,6 +91,42 @@ pub enum CanonicalEvent {
     /// Cursor's `afterAgentThought`.
     #[serde(rename = "agent:thought")]
     AgentThought,
+    /// Copilot's `userPromptTransformed`: the prompt after Copilot expanded it.
+    #[serde(rename = "prompt:transformed")]
+    PromptTransformed,
+    /// Claude Code's `PreSkillShellCommand`: a skill is about to run a shell command.
+    #[serde(rename = "skill:shell")]
+    SkillShell,
+    /// Hermes' `transform_tool_result`: a tool's result before the model sees it.
+    #[serde(rename = "tool:result")]
+    ToolResultReady,
+    /// Hermes' `transform_terminal_output`: the terminal tool's raw output.
+    #[serde(rename = "terminal:output")]
+    TerminalOutput,
+    /// Hermes' `transform_llm_output`: the final response text before the user sees it.
+    #[serde(rename = "response:transform")]
+    ResponseTransform,
+    /// Hermes' `on_session_finalize`: the session's process is shutting down.
+    #[serde(rename = "session:finalize")]
+    SessionFinalize,
+    /// Hermes' `on_session_reset`: the conversation was reset (`/new`).
+    #[serde(rename = "session:reset")]
+    SessionReset,
+    /// Hermes' `api_request_error`: a model request failed.
+    #[serde(rename = "model:error")]
+    ModelError,
+    /// Hermes' `post_approval_response`: the user answered an approval prompt.
+    #[serde(rename = "approval:response")]
+    ApprovalResponse,
+    /// Hermes' `pre_gateway_dispatch`: a messaging-gateway message is about to be handled.
+    #[serde(rename = "gateway:dispatch")]
+    GatewayDispatch,
+    /// Hermes' `kanban_task_claimed`.
+    #[serde(rename = "task:claim")]
+    TaskClaim,
+    /// Hermes' `kanban_task_blocked`.
+    #[serde(rename = "task:block")]
+    TaskBlock,
 }
 
 /// Which outcome of a tool an after-tool dispatch or group speaks about.
@@ -175,7 +211,7 @@ struct Rules {
 }
 
 /// Payload keys whose first string value is the tool name.
-const TOOL_KEYS: &[&str] = &["tool_name", "tool", "name"];
+const TOOL_KEYS: &[&str] = &["tool_name", "toolName", "tool", "name"];
 const TOOL: Subject = Subject::keys(TOOL_KEYS);
 
 const fn rules(canonical: CanonicalEvent, subject: Subject) -> Rules {
@@ -207,7 +243,7 @@ use CanonicalEvent as E;
 /// implementation's contract (docs/events.md) and keep its rules even where Claude's reference
 /// has since changed (SubagentStop blocks in Claude; here it is downgraded, as the contract says;
 /// Notification and PreCompact matchers have no effect).
-const TABLE: [Rules; 38] = [
+const TABLE: [Rules; 50] = [
     context(rules(E::SessionStart, Subject::keys(&["source"]))),
     rules(E::SessionEnd, Subject::keys(&["reason", "source"])),
     context(blocks(rules(E::PromptSubmit, Subject::NONE))),
@@ -246,14 +282,26 @@ const TABLE: [Rules; 38] = [
     rules(E::ToolSelect, Subject::NONE),
     rules(E::AgentResponse, Subject::NONE),
     rules(E::AgentThought, Subject::NONE),
+    rules(E::PromptTransformed, Subject::NONE),
+    blocks(rules(E::SkillShell, TOOL)),
+    rules(E::ToolResultReady, TOOL),
+    rules(E::TerminalOutput, Subject::NONE),
+    rules(E::ResponseTransform, Subject::NONE),
+    rules(E::SessionFinalize, Subject::NONE),
+    rules(E::SessionReset, Subject::NONE),
+    rules(E::ModelError, Subject::NONE),
+    rules(E::ApprovalResponse, Subject::NONE),
+    rules(E::GatewayDispatch, Subject::NONE),
+    rules(E::TaskClaim, Subject::NONE),
+    rules(E::TaskBlock, Subject::NONE),
 ];
 
 impl CanonicalEvent {
     /// All canonical events, in table order.
-    pub const ALL: [CanonicalEvent; 38] = {
-        let mut all = [E::SessionStart; 38];
+    pub const ALL: [CanonicalEvent; 50] = {
+        let mut all = [E::SessionStart; 50];
         let mut i = 0;
-        while i < 38 {
+        while i < 50 {
             all[i] = TABLE[i].canonical;
             i += 1;
         }
@@ -261,7 +309,7 @@ impl CanonicalEvent {
     };
 
     /// How many canonical events there are (the hook table's index size).
-    pub const COUNT: usize = 38;
+    pub const COUNT: usize = 50;
 
     /// The canonical spelling (`tool:before`), as used on the wire and in native files.
     pub const fn as_str(self) -> &'static str {
@@ -304,6 +352,18 @@ impl CanonicalEvent {
             E::ToolSelect => "tool:select",
             E::AgentResponse => "agent:response",
             E::AgentThought => "agent:thought",
+            E::PromptTransformed => "prompt:transformed",
+            E::SkillShell => "skill:shell",
+            E::ToolResultReady => "tool:result",
+            E::TerminalOutput => "terminal:output",
+            E::ResponseTransform => "response:transform",
+            E::SessionFinalize => "session:finalize",
+            E::SessionReset => "session:reset",
+            E::ModelError => "model:error",
+            E::ApprovalResponse => "approval:response",
+            E::GatewayDispatch => "gateway:dispatch",
+            E::TaskClaim => "task:claim",
+            E::TaskBlock => "task:block",
         }
     }
 
@@ -365,7 +425,7 @@ impl CanonicalEvent {
 
     /// Whether this is one of the tool events an `if` permission rule can match.
     pub fn is_tool_call(self) -> bool {
-        matches!(self, E::ToolBefore | E::ToolAfter | E::PermissionRequest | E::PermissionDenied)
+        matches!(self, E::ToolBefore | E::ToolAfter | E::PermissionRequest | E::PermissionDenied | E::SkillShell)
     }
 }
 

@@ -22,6 +22,7 @@ pub use event::CanonicalEvent;
 pub(crate) use event::{DispatchEvent, EventSpec, ExitTwo, OutputRule, Subject, ToolResult};
 pub(crate) use scope::Origin;
 pub use scope::{ApprovalScope, Scope};
-pub use settings::{Concurrency, IfRules, LlmOptions, OnError, ProxyOptions};
+pub(crate) use settings::Shell;
+pub use settings::{Concurrency, Fidelity, IfRules, LlmOptions, OnError, ProxyOptions};
 pub(crate) use settings::{Order, WorkerSettings};
 pub(crate) use tool::ToolClass;

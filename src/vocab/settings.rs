@@ -51,6 +51,39 @@ impl IfRules {
     }
 }
 
+/// The shell that runs a hook's command string, as its harness runs it (docs/harnesses/).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Shell {
+    /// `/bin/sh -c` (Claude Code, and the files only hookrt reads).
+    #[default]
+    Sh,
+    /// `bash -c` from `PATH` (Codex, Gemini CLI, Copilot): `[[ … ]]` guards work.
+    Bash,
+}
+
+impl Shell {
+    pub fn program(self) -> &'static str {
+        match self {
+            Shell::Sh => "/bin/sh",
+            Shell::Bash => "bash",
+        }
+    }
+}
+
+/// Whether hookrt behaves as each harness does or as the JavaScript implementation's contract
+/// says, where the two differ in what a host sees (`hookrt listen` keeps the contract unless
+/// told `--harness-exact`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Fidelity {
+    /// Each harness's own rules, and the run fields a host needs to present an outcome as the
+    /// harness would (`runs[].hook.command`, `runs[].timedOut`).
+    #[default]
+    Harness,
+    /// The `listen` contract: its wire shape exactly.
+    Contract,
+}
+
 /// Whether matched hooks run at once or one after another.
 #[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]

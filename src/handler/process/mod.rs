@@ -8,7 +8,7 @@ mod procfs;
 pub(crate) mod tree;
 
 use super::Failure;
-use crate::vocab::Raw;
+use crate::vocab::{Raw, Shell};
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
@@ -29,8 +29,8 @@ const DRAIN_GRACE: Duration = Duration::from_millis(200);
 /// What to run.
 #[derive(Debug, Clone)]
 pub(crate) enum Program {
-    /// `/bin/sh -c <command>`.
-    Shell(String),
+    /// `<shell> -c <command>`.
+    Shell(Shell, String),
     /// A program and its arguments, without a shell.
     Exec(String, Vec<String>),
 }
@@ -83,7 +83,7 @@ pub(crate) fn start_error(e: std::io::Error, spec: &ProcSpec) -> Failure {
         return Failure::MissingCwd(spec.cwd.clone());
     }
     let what = match &spec.program {
-        Program::Shell(_) => "/bin/sh".to_owned(),
+        Program::Shell(sh, _) => sh.program().to_owned(),
         Program::Exec(p, _) => p.clone(),
     };
     Failure::start(what, e)
@@ -93,8 +93,8 @@ pub(crate) fn start_error(e: std::io::Error, spec: &ProcSpec) -> Failure {
 /// environment, and a fresh per-run marker (returned) in the environment.
 pub(crate) fn command(spec: &ProcSpec) -> (tokio::process::Command, String) {
     let mut cmd = match &spec.program {
-        Program::Shell(c) => {
-            let mut cmd = tokio::process::Command::new("/bin/sh");
+        Program::Shell(sh, c) => {
+            let mut cmd = tokio::process::Command::new(sh.program());
             cmd.arg("-c").arg(c);
             cmd
         }

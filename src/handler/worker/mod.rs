@@ -40,23 +40,35 @@ pub struct WorkerKey {
     pub args: Option<Vec<String>>,
     pub cwd: PathBuf,
     pub env: Vec<(String, String)>,
+    pub shell: crate::vocab::Shell,
 }
+
+/// Variables that change from dispatch to dispatch: a worker outlives them.
+const PER_DISPATCH: &[&str] = &[
+    "CLAUDE_ENV_FILE",
+    "CLAUDE_CODE_SESSION_ID",
+    "GEMINI_SESSION_ID",
+    "GEMINI_PLANS_DIR",
+    "GEMINI_CWD",
+    "HERMES_SESSION_ID",
+];
 
 impl WorkerKey {
     /// The key of a hook run: its program, the run's cwd and the hook's environment (without
     /// per-dispatch variables such as `CLAUDE_ENV_FILE`).
     pub fn of(command: &str, args: Option<&[String]>, env: &[(String, String)], ctx: &RunCtx<'_>) -> Self {
-        let mut all: Vec<(String, String)> = ctx.env.iter().filter(|(k, _)| k != "CLAUDE_ENV_FILE").cloned().collect();
-        all.push(("CLAUDE_PROJECT_DIR".into(), ctx.project_dir.clone()));
+        let mut all: Vec<(String, String)> =
+            ctx.env.iter().filter(|(k, _)| !PER_DISPATCH.contains(&k.as_str())).cloned().collect();
         all.extend_from_slice(env);
         all.push(("HOOKRT_WORKER".into(), "1".into()));
-        WorkerKey { command: command.to_owned(), args: args.map(<[String]>::to_vec), cwd: ctx.cwd.clone(), env: all }
+        let (command, args) = (command.to_owned(), args.map(<[String]>::to_vec));
+        WorkerKey { command, args, cwd: ctx.cwd.clone(), env: all, shell: ctx.shell }
     }
 
     fn program(&self) -> Program {
         match &self.args {
             Some(a) => Program::Exec(self.command.clone(), a.clone()),
-            None => Program::Shell(self.command.clone()),
+            None => Program::Shell(self.shell, self.command.clone()),
         }
     }
 }

@@ -58,6 +58,10 @@ impl Harness for Agents {
         parse(ctx, root, sink)
     }
 
+    fn env_file(&self) -> bool {
+        true
+    }
+
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         shaped(ctx, Base { permission_mode: true, ..Default::default() })
     }

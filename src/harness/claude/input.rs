@@ -1,8 +1,9 @@
-//! The stdin of Claude-shaped hooks: the host payload with the base fields filled in
-//! (docs/harnesses/claude.md "Stdin"), which Codex, opencode, `.agents`, Gemini and Copilot
-//! start from too.
+//! The stdin of Claude-shaped hooks: Claude Code's own, and the host payload with the base
+//! fields filled in that opencode and `.agents` hooks get (docs/harnesses/claude.md "Stdin").
 
+use crate::harness::stdin::Stdin;
 use crate::harness::PayloadCtx;
+use crate::vocab::CanonicalEvent;
 use serde_json::{Map, Value};
 
 fn s(v: &str) -> Value {
@@ -49,7 +50,29 @@ pub(crate) fn shaped(ctx: &PayloadCtx, base: Base) -> Map<String, Value> {
     m
 }
 
-/// Claude Code's stdin.
+/// Claude Code's stdin, as recorded from Claude Code 2.1.332 (docs/harnesses/claude.md "Stdin"):
+/// `session_id`, `transcript_path`, `cwd`, `prompt_id` (every event after the first
+/// UserPromptSubmit), `permission_mode` (not on SessionStart, SessionEnd and MessageDisplay),
+/// `hook_event_name`, then the event's fields as the host sent them.
 pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
-    shaped(ctx, Base { permission_mode: true, ..Default::default() })
+    let mut m = Stdin::new(ctx);
+    m.copy_or("session_id", &["session_id", "sessionId"], s(""));
+    m.copy_or("transcript_path", &["transcript_path", "transcriptPath"], s(""));
+    m.copy_or("cwd", &["cwd"], s(ctx.cwd));
+    if !m.copy("prompt_id", &["prompt_id"]) {
+        if let Some(id) = ctx.session.prompt_id.as_deref().filter(|_| ctx.canonical != CanonicalEvent::SessionStart) {
+            m.put_str("prompt_id", id);
+        }
+    }
+    let carries_mode = !matches!(
+        ctx.canonical,
+        CanonicalEvent::SessionStart | CanonicalEvent::SessionEnd | CanonicalEvent::MessageDisplay
+    );
+    if !m.copy("permission_mode", &["permission_mode"]) && carries_mode {
+        m.put_str("permission_mode", "default");
+    }
+    m.put_str("hook_event_name", ctx.spelling);
+    m.used(&["hook_event_name"]);
+    m.rest(&[]);
+    m.finish()
 }

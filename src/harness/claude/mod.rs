@@ -11,7 +11,7 @@ pub(crate) mod input;
 pub(crate) mod plugins;
 
 use crate::config::{Candidate, FileCtx, LoadSink, PluginDir, Roots};
-use crate::harness::{Discovery, Harness, PayloadCtx};
+use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};
 use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
 use groups::GroupRules;
 use serde_json::{Map, Value};
@@ -96,6 +96,19 @@ impl Harness for Claude {
 
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         input::input(ctx)
+    }
+
+    /// Claude Code 2.1.332 marks its hooks' environment with `CLAUDECODE=1` and the session.
+    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
+        vec![
+            ("CLAUDECODE".into(), "1".into()),
+            ("CLAUDE_CODE_SESSION_ID".into(), e.session_id.to_owned()),
+            ("CLAUDE_PROJECT_DIR".into(), e.project_dir.to_owned()),
+        ]
+    }
+
+    fn env_file(&self) -> bool {
+        true
     }
 
     fn policy_files(&self, at: Option<&Path>) -> Vec<Candidate> {

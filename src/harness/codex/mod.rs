@@ -3,12 +3,14 @@
 //! `transcript_path: null` when unknown, `model` and `turn_id`. Codex has no failure event: its
 //! `PostToolUse` groups run for every outcome.
 
+mod answer;
+
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::claude::groups::GroupRules;
-use crate::harness::claude::input::{shaped, Base};
-use crate::harness::{Discovery, Harness, PayloadCtx};
+use crate::harness::stdin::{tool_output_text, Stdin, CLAUDE_ONLY};
+use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
-use crate::vocab::{Dialect, EventSpec, MatcherStyle, Scope};
+use crate::vocab::{Answer, CanonicalEvent, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, Shell};
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -18,7 +20,7 @@ const fn n(name: &'static str, e: E) -> EventSpec {
     EventSpec::named(name, e)
 }
 
-pub(crate) static EVENTS: [EventSpec; 13] = [
+pub(crate) static EVENTS: [EventSpec; 14] = [
     n("SessionStart", E::SessionStart),
     n("SessionEnd", E::SessionEnd),
     n("UserPromptSubmit", E::PromptSubmit),
@@ -32,6 +34,7 @@ pub(crate) static EVENTS: [EventSpec; 13] = [
     n("PermissionRequest", E::PermissionRequest),
     n("Interrupt", E::TurnInterrupt),
     n("PostCompact", E::CompactAfter),
+    n("PreModelRequest", E::ModelBefore),
 ];
 
 const RULES: GroupRules =
@@ -56,8 +59,8 @@ impl Harness for Codex {
 
     fn files(&self, r: Roots) -> Vec<Candidate> {
         vec![
-            Candidate::of(r.home.join(".codex/hooks.json"), Dialect::Codex, Scope::Global),
-            Candidate::of(r.home.join(".codex/config.toml"), Dialect::Codex, Scope::Global),
+            Candidate::of(r.codex().join("hooks.json"), Dialect::Codex, Scope::Global),
+            Candidate::of(r.codex().join("config.toml"), Dialect::Codex, Scope::Global),
             Candidate::of(r.cwd.join(".codex/hooks.json"), Dialect::Codex, Scope::Project),
             Candidate::of(r.cwd.join(".codex/config.toml"), Dialect::Codex, Scope::Project),
         ]
@@ -85,12 +88,98 @@ impl Harness for Codex {
     }
 
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
-        shaped(ctx, Base { null_transcript: true, permission_mode: true, model_and_turn: true })
+        if ctx.canonical == E::ModelBefore {
+            model_request(ctx)
+        } else {
+            input(ctx)
+        }
     }
 
     fn stdin_newline(&self) -> bool {
         false
     }
+
+    fn read_answer(&self, a: &Answer, event: CanonicalEvent, out: &mut RunOutcome) {
+        answer::read(a, event, out);
+    }
+
+    fn exit_rule(&self, code: Option<i32>, event: CanonicalEvent, _stdout: &str, _stderr: &str, out: &mut RunOutcome) {
+        answer::exit_rule(code, event, out);
+    }
+
+    /// Codex adds nothing to a hook's environment.
+    fn env(&self, _e: &EnvCtx) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    fn shell(&self) -> Shell {
+        Shell::Bash
+    }
+}
+
+fn s(v: &str) -> Value {
+    Value::String(v.to_owned())
+}
+
+/// Claude's fields Codex 0.171.0 does not send.
+const NOT_SENT: &[&str] = &["prompt_id", "background_tasks", "session_crons", "duration_ms", "permission_suggestions"];
+
+/// Codex's stdin (docs/harnesses/codex.md "Stdin"): `session_id`, `turn_id` (not on SessionStart and
+/// SessionEnd), `transcript_path` (`null` when unknown), `cwd`, `hook_event_name`, `model` and
+/// `permission_mode` (not on SessionEnd), then the event's fields; a tool's output is its text.
+fn input(ctx: &PayloadCtx) -> Map<String, Value> {
+    let mut m = Stdin::new(ctx);
+    m.copy_or("session_id", &["session_id", "sessionId"], s(""));
+    if !matches!(ctx.canonical, E::SessionStart | E::SessionEnd) {
+        turn_id(&mut m, ctx);
+    }
+    m.used(&["turn_id"]);
+    m.copy_or("transcript_path", &["transcript_path", "transcriptPath"], Value::Null);
+    m.copy_or("cwd", &["cwd"], s(ctx.cwd));
+    m.put_str("hook_event_name", ctx.spelling);
+    m.used(&["hook_event_name", "model", "permission_mode"]);
+    if ctx.canonical != E::SessionEnd {
+        model(&mut m, ctx);
+        m.copy_or("permission_mode", &["permission_mode"], s("default"));
+    }
+    m.rest(NOT_SENT);
+    m.map_field("tool_response", |v| if v.is_string() { v.clone() } else { Value::String(tool_output_text(v)) });
+    m.finish()
+}
+
+fn turn_id(m: &mut Stdin, ctx: &PayloadCtx) {
+    if !m.copy("turn_id", &["turn_id", "turnId"]) {
+        if let Some(t) = ctx.turn_id {
+            m.put_str("turn_id", t);
+        }
+    }
+}
+
+fn model(m: &mut Stdin, ctx: &PayloadCtx) {
+    if !m.copy("model", &["model"]) {
+        if let Some(model) = ctx.model {
+            m.put_str("model", model);
+        }
+    }
+}
+
+/// `PreModelRequest`: the request's own fields first, then the turn's.
+fn model_request(ctx: &PayloadCtx) -> Map<String, Value> {
+    let mut m = Stdin::new(ctx);
+    m.copy_or("kind", &["kind"], s("sampling"));
+    m.copy("request_id", &["request_id"]);
+    m.copy_or("attempt_number", &["attempt_number"], Value::from(1));
+    let session = m.take(&["session_id", "sessionId"]).unwrap_or_else(|| s(""));
+    m.put("session_id", session.clone());
+    m.copy_or("thread_id", &["thread_id"], session);
+    turn_id(&mut m, ctx);
+    m.copy_or("cwd", &["cwd"], s(ctx.cwd));
+    m.copy_or("transcript_path", &["transcript_path", "transcriptPath"], Value::Null);
+    model(&mut m, ctx);
+    m.put_str("hook_event_name", ctx.spelling);
+    m.used(&["hook_event_name", "llm_request"]);
+    m.rest(CLAUDE_ONLY);
+    m.finish()
 }
 
 fn is_toml(path: &Path) -> bool {

@@ -3,15 +3,17 @@
 //! get the VS Code snake_case shape), anchored regex matchers, `permissionDecision` /
 //! `modifiedArgs` answers, its own exit-code rules, and a file's hooks run one after the other.
 
+mod input;
+
 use crate::config::candidate::sorted_dir;
 use crate::config::entry::{self, Entry, Unit};
 use crate::config::{Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
-use crate::harness::claude::input::{shaped, Base};
-use crate::harness::{Harness, PayloadCtx};
+use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::text::quote;
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{
-    Answer, Decision, Dialect, EventSpec, MatcherStyle, Order, RunOutcome, Scope, Severity, ToolResult, BLOCKED_BY_HOOK,
+    Answer, Decision, Dialect, EventSpec, MatcherStyle, Order, RunOutcome, Scope, Severity, Shell, ToolResult,
+    BLOCKED_BY_HOOK,
 };
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -26,10 +28,11 @@ const fn tool(name: &'static str, e: E, r: ToolResult) -> EventSpec {
     EventSpec::tool(name, e, r)
 }
 
-pub(crate) static EVENTS: [EventSpec; 24] = [
+pub(crate) static EVENTS: [EventSpec; 25] = [
     ev("sessionStart", E::SessionStart),
     ev("sessionEnd", E::SessionEnd),
     ev("userPromptSubmitted", E::PromptSubmit),
+    ev("userPromptTransformed", E::PromptTransformed),
     tool("preToolUse", E::ToolBefore, ToolResult::Either),
     tool("postToolUse", E::ToolAfter, ToolResult::Success),
     tool("postToolUseFailure", E::ToolAfter, ToolResult::Failure),
@@ -98,8 +101,31 @@ impl Harness for Copilot {
     }
 
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
-        let claude_shaped = shaped(ctx, Base { permission_mode: true, ..Default::default() });
-        input(claude_shaped, ctx.spelling, crate::vocab::text::epoch_ms_now())
+        input::input(ctx)
+    }
+
+    /// Copilot CLI 1.0.102 tells its hooks where the project and the hook's file are, and keeps
+    /// its model provider's settings (and secrets) from them.
+    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
+        let hook_dir = e.file.parent().map(|d| d.display().to_string()).unwrap_or_default();
+        vec![
+            ("COPILOT_PROJECT_DIR".into(), e.project_dir.to_owned()),
+            ("COPILOT_HOOK_DIR".into(), hook_dir),
+            ("COPILOT_CLI".into(), "1".into()),
+            ("CLAUDE_PROJECT_DIR".into(), e.project_dir.to_owned()),
+        ]
+    }
+
+    fn env_removed(&self) -> &'static [&'static str] {
+        &["COPILOT_PROVIDER_*", "COPILOT_OFFLINE"]
+    }
+
+    fn shell(&self) -> Shell {
+        Shell::Bash
+    }
+
+    fn stdin_newline(&self) -> bool {
+        false
     }
 
     fn read_answer(&self, a: &Answer, event: E, out: &mut RunOutcome) {
@@ -113,6 +139,16 @@ impl Harness for Copilot {
 
     fn json_only(&self) -> bool {
         true
+    }
+
+    /// A failed `preToolUse` hook's deny names its file, as Copilot tells the model.
+    fn settle(&self, hook: &crate::config::Hook, out: &mut RunOutcome, _loop_count: u32) {
+        if out.reason.as_deref() == Some(HOOK_ERRORED) {
+            let path = hook.file.display().to_string();
+            let shown = path.find("/.github/").map(|i| &path[i + 1..]).unwrap_or(&path);
+            out.reason =
+                Some(format!("Denied by preToolUse hook from {} (hook errored)", serde_json::Value::from(shown)));
+        }
     }
 
     fn names_tools(&self) -> bool {
@@ -131,47 +167,6 @@ pub(crate) const DEFAULT_TIMEOUT: f64 = 30.0;
 /// Whether the event name asks for the VS Code (snake_case) stdin shape.
 pub(crate) fn vscode_shape(spelling: &str) -> bool {
     spelling.starts_with(|c: char| c.is_ascii_uppercase())
-}
-
-fn camel(k: &str) -> String {
-    let mut out = String::with_capacity(k.len());
-    let mut up = false;
-    for c in k.chars() {
-        if c == '_' {
-            up = true;
-        } else if up {
-            out.push(c.to_ascii_uppercase());
-            up = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Copilot's camelCase stdin, built from the Claude-shaped input: `sessionId`, `timestamp` in
-/// epoch milliseconds, `toolName` (Copilot's spelling), `toolArgs`, `toolResult`.
-pub(crate) fn input(claude_shaped: Map<String, Value>, spelling: &str, ts_ms: i64) -> Map<String, Value> {
-    let mut m = Map::new();
-    if vscode_shape(spelling) {
-        m = claude_shaped;
-        m.remove("permission_mode");
-        m.insert("timestamp".into(), Value::String(crate::vocab::text::iso_now()));
-        return m;
-    }
-    for (k, v) in claude_shaped {
-        let key = match k.as_str() {
-            "tool_input" => "toolArgs".to_owned(),
-            "tool_response" => "toolResult".to_owned(),
-            "hook_event_name" | "permission_mode" => continue,
-            "stop_hook_active" => k,
-            _ => camel(&k),
-        };
-        m.insert(key, v);
-    }
-    m.insert("timestamp".into(), Value::from(ts_ms));
-    crate::harness::tools::rename_in(&mut m, Dialect::Copilot, "toolName");
-    m
 }
 
 /// Copilot's answer fields beyond Claude's.
@@ -197,8 +192,11 @@ pub(crate) fn read(obj: &Map<String, Value>, out: &mut RunOutcome) {
     }
 }
 
-/// The default Copilot reason for a `preToolUse` hook that failed.
+/// The default Copilot reason for a `preToolUse` hook that failed; [`settle`] names its file.
 pub(crate) const HOOK_ERRORED: &str = "Denied by preToolUse hook (hook errored)";
+
+/// What Copilot tells the model of a `preToolUse` hook that exited 2 (its stderr stays hidden).
+pub(crate) const EXITED_TWO: &str = "hook exited with code 2";
 
 /// Copilot's exit codes: 2 warns, except on `preToolUse` and `permissionRequest` (deny) and
 /// `postToolUseFailure` (stdout becomes context); any other failure of a `preToolUse` hook
@@ -208,9 +206,7 @@ pub(crate) fn exit_rule(code: Option<i32>, event: E, stdout: &str, stderr: &str,
         (Some(0), _) => {}
         (Some(2), E::ToolBefore) => {
             out.decision = Some(Decision::Deny);
-            if out.reason.is_none() {
-                out.reason = Some(if stderr.is_empty() { BLOCKED_BY_HOOK.to_owned() } else { stderr.to_owned() });
-            }
+            out.reason = Some(EXITED_TWO.to_owned());
         }
         (_, E::ToolBefore) => {
             out.decision = Some(Decision::Deny);

@@ -5,15 +5,17 @@
 //! and `trusted_hooks.json` for project hooks.
 
 mod config;
+mod input;
+mod run;
 mod trust;
 
 use crate::config::candidate::sorted_dir;
 use crate::config::{Candidate, FileCtx, Hook, LoadSink, Roots};
-use crate::harness::claude::input::{shaped, Base};
-use crate::harness::{Consent, Harness, PayloadCtx};
+use crate::harness::{Consent, EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{
-    Answer, CanonicalEvent, Decision, Diagnostic, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult,
+    Answer, CanonicalEvent, Decision, Diagnostic, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, Shell,
+    ToolResult,
 };
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -83,13 +85,23 @@ impl Harness for Gemini {
         config::parse(ctx, root, sink)
     }
 
-    /// Claude's base fields plus `timestamp`, the tool named as Gemini names it.
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
-        let mut m = shaped(ctx, Base { permission_mode: true, ..Default::default() });
-        m.insert("timestamp".into(), Value::String(ctx.ts.to_owned()));
-        m.remove("permission_mode");
-        crate::harness::tools::rename_in(&mut m, Dialect::Gemini, "tool_name");
-        m
+        input::input(ctx)
+    }
+
+    fn stdin_newline(&self) -> bool {
+        false
+    }
+
+    fn read_run(
+        &self,
+        code: Option<i32>,
+        event: CanonicalEvent,
+        stdout: &str,
+        stderr: &str,
+        out: &mut RunOutcome,
+    ) -> bool {
+        run::read_run(self, code, event, stdout, stderr, out)
     }
 
     /// Beyond Claude's fields: `decision` allow/deny/ask and `hookSpecificOutput.tool_input`.
@@ -104,18 +116,21 @@ impl Harness for Gemini {
         }
     }
 
-    /// Stdout that is not JSON is a message for the user.
-    fn plain_stdout(&self, stdout: &str, out: &mut RunOutcome) {
-        out.messages.push(stdout.to_owned());
-    }
-
     /// `tool_input` answers merge with and override the arguments they were given.
     fn update_input(&self, original: Option<&Value>, update: Value) -> Value {
         merge_input(original, update)
     }
 
-    fn env(&self, project_dir: &str) -> Vec<(String, String)> {
-        vec![("GEMINI_PROJECT_DIR".into(), project_dir.to_owned())]
+    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
+        run::env(e)
+    }
+
+    fn shell(&self) -> Shell {
+        Shell::Bash
+    }
+
+    fn expand_command(&self, command: &str, env: &[(String, String)]) -> String {
+        run::expand(command, env)
     }
 
     fn names_tools(&self) -> bool {

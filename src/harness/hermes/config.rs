@@ -60,12 +60,11 @@ fn parse_hook(ctx: &FileCtx, spec: EventSpec, i: usize, entry: &Value, sink: &mu
         diag(Severity::Warning, "missing command (skipped)".into());
         return None;
     };
-    let Some(mut argv) = shlex::split(command).filter(|a| !a.is_empty()) else {
+    let command = command.trim();
+    let Some(mut argv) = split(&expand_home(command, ctx.home)).filter(|a| !a.is_empty()) else {
         diag(Severity::Error, "command cannot be split into words (unbalanced quotes?)".into());
         return None;
     };
-    let home = ctx.home;
-    argv.iter_mut().for_each(|a| *a = expand_home(a, home));
     let mut text = matcher_field(o).map_err(|e| diag(Severity::Error, e.to_string())).ok()?;
     let matcher = match event_matcher(&mut text, spec.matcher, ctx.style) {
         Ok((m, dropped)) => {
@@ -92,6 +91,7 @@ fn parse_hook(ctx: &FileCtx, spec: EventSpec, i: usize, entry: &Value, sink: &mu
     h.matcher = matcher;
     h.timeout = Some(timeout);
     h.harness.written = Some(command.to_owned());
+    h.harness.order = crate::vocab::Order::Sequential;
     Some(h)
 }
 
@@ -113,12 +113,25 @@ fn timeout(o: &Map<String, Value>, diag: &mut impl FnMut(Severity, String)) -> f
     }
 }
 
+/// `os.path.expanduser` on the whole command: only a leading `~` (or `~/…`) is the home folder.
 fn expand_home(s: &str, home: &std::path::Path) -> String {
     match s.strip_prefix("~/") {
-        Some(rest) => home.join(rest).display().to_string(),
+        Some(rest) => format!("{}/{rest}", home.display()),
         None if s == "~" => home.display().to_string(),
         None => s.to_owned(),
     }
+}
+
+/// Python's `shlex.split` (POSIX rules, no comments): a `#` is an ordinary character, so a word
+/// such as `#tag` stays a word. The `shlex` crate always reads `#` as a comment, so `#` is hidden
+/// from it behind a private-use character and put back after the split.
+fn split(command: &str) -> Option<Vec<String>> {
+    const HIDDEN: char = '\u{F8FF}';
+    if command.contains(HIDDEN) {
+        return shlex::split(command);
+    }
+    let words = shlex::split(&command.replace('#', &HIDDEN.to_string()))?;
+    Some(words.into_iter().map(|w| w.replace(HIDDEN, "#")).collect())
 }
 
 fn parse_outbound(ctx: &FileCtx, value: &Value, sink: &mut LoadSink) {
@@ -148,5 +161,19 @@ fn parse_outbound(ctx: &FileCtx, value: &Value, sink: &mut LoadSink) {
         }
         let secret_env = o.get("secret_env").and_then(Value::as_str).map(str::to_owned);
         sink.outbound.push(OutboundTarget { dialect: ctx.dialect, url: url.trim().to_owned(), events, secret_env });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_split_as_python_shlex_and_expand_a_leading_tilde_only() {
+        let home = std::path::Path::new("/h");
+        assert_eq!(split("node rec.mjs #tag 'a b'").unwrap(), ["node", "rec.mjs", "#tag", "a b"]);
+        assert_eq!(expand_home("~/bin/guard ~/x", home), "/h/bin/guard ~/x");
+        assert_eq!(expand_home("guard ~/x", home), "guard ~/x");
+        assert_eq!(split("a 'b").map(|_| ()), None);
     }
 }

@@ -1,29 +1,54 @@
-//! Hermes Agent: the `hooks:` block of `~/.hermes/config.yaml` (docs/harnesses/hermes.md):
-//! one flat entry per hook, commands split shell-style and run without a shell, first-use
-//! consent, and `hooks.outbound` notify-only webhooks.
+//! Hermes Agent: the `hooks:` block of `$HERMES_HOME/config.yaml` (docs/harnesses/hermes.md), as
+//! Hermes 0.19.0 runs it: one flat entry per hook, the command split shell-style and run without
+//! a shell, one hook after the other, first-use consent, matchers that must match the whole
+//! tool name, answers read from stdout whatever the exit code — and only a few of them: a block
+//! on `pre_tool_call`, a keep-going on `pre_verify`, context on `pre_llm_call`.
 
 mod config;
 mod input;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
-use crate::harness::{Consent, Discovery, Harness, PayloadCtx};
+use crate::harness::{Consent, Discovery, EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
-use crate::vocab::{Dialect, EventSpec, MatcherStyle, Scope, ToolResult};
+use crate::vocab::{CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult};
 use serde_json::{Map, Value};
 use std::path::Path;
 
 pub(crate) struct Hermes;
 
-pub(crate) static EVENTS: [EventSpec; 8] = [
-    EventSpec::plain("on_session_start", E::SessionStart),
-    EventSpec::plain("on_session_end", E::SessionEnd),
-    EventSpec::plain("pre_llm_call", E::PromptSubmit),
+const fn ev(name: &'static str, e: E) -> EventSpec {
+    EventSpec::plain(name, e)
+}
+
+/// Hermes 0.19.0's `VALID_HOOKS`.
+pub(crate) static EVENTS: [EventSpec; 23] = [
+    ev("on_session_start", E::SessionStart),
+    ev("on_session_end", E::SessionEnd),
+    ev("on_session_finalize", E::SessionFinalize),
+    ev("on_session_reset", E::SessionReset),
+    ev("pre_llm_call", E::PromptSubmit),
+    ev("post_llm_call", E::AgentResponse),
+    ev("pre_api_request", E::ModelBefore),
+    ev("post_api_request", E::ModelAfter),
+    ev("api_request_error", E::ModelError),
     EventSpec::tool("pre_tool_call", E::ToolBefore, ToolResult::Either),
     EventSpec::tool("post_tool_call", E::ToolAfter, ToolResult::Either),
-    EventSpec::plain("post_llm_call", E::TurnStop),
-    EventSpec::plain("subagent_start", E::SubagentStart),
-    EventSpec::plain("subagent_stop", E::SubagentEnd),
+    ev("transform_terminal_output", E::TerminalOutput),
+    ev("transform_tool_result", E::ToolResultReady),
+    ev("transform_llm_output", E::ResponseTransform),
+    ev("pre_verify", E::TurnStop),
+    ev("subagent_start", E::SubagentStart),
+    ev("subagent_stop", E::SubagentEnd),
+    ev("pre_approval_request", E::PermissionRequest),
+    ev("post_approval_response", E::ApprovalResponse),
+    ev("pre_gateway_dispatch", E::GatewayDispatch),
+    ev("kanban_task_claimed", E::TaskClaim),
+    ev("kanban_task_completed", E::TaskComplete),
+    ev("kanban_task_blocked", E::TaskBlock),
 ];
+
+/// Hermes' message for a block without one.
+const DEFAULT_BLOCK_MESSAGE: &str = "Blocked by shell hook.";
 
 impl Harness for Hermes {
     fn dialect(&self) -> Dialect {
@@ -35,7 +60,7 @@ impl Harness for Hermes {
     }
 
     fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::Regex
+        MatcherStyle::Full
     }
 
     fn discovery(&self) -> Discovery {
@@ -43,7 +68,7 @@ impl Harness for Hermes {
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {
-        vec![Candidate::of(r.home.join(".hermes/config.yaml"), Dialect::Hermes, Scope::Global)]
+        vec![Candidate::of(r.hermes().join("config.yaml"), Dialect::Hermes, Scope::Global)]
     }
 
     fn owns_path(&self, path: &Path) -> bool {
@@ -67,7 +92,108 @@ impl Harness for Hermes {
         input::input(ctx)
     }
 
+    fn stdin_newline(&self) -> bool {
+        false
+    }
+
+    fn read_run(
+        &self,
+        _code: Option<i32>,
+        event: CanonicalEvent,
+        stdout: &str,
+        _stderr: &str,
+        out: &mut RunOutcome,
+    ) -> bool {
+        read_run(event, stdout, out);
+        true
+    }
+
+    /// Hermes runs hooks with its own environment: the session, and where its files are.
+    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
+        let home = std::env::var("HERMES_HOME")
+            .ok()
+            .filter(|h| !h.is_empty())
+            .unwrap_or_else(|| e.home.join(".hermes").display().to_string());
+        vec![("HERMES_HOME".into(), home), ("HERMES_SESSION_ID".into(), e.session_id.to_owned())]
+    }
+
+    fn names_tools(&self) -> bool {
+        true
+    }
+
     fn consent(&self) -> Consent {
         Consent::EveryHook
+    }
+}
+
+/// Hermes' `_parse_response`: stdout is read on every exit code (a non-zero exit or a timeout
+/// only logs); a JSON object may block `pre_tool_call` (`{"action":"block","message"}` or
+/// `{"decision":"block","reason"}`), keep a turn going on `pre_verify` (`continue` or `block`
+/// with a message), or add context on `pre_llm_call` (`{"context"}`). Anything else is ignored.
+fn read_run(event: CanonicalEvent, stdout: &str, out: &mut RunOutcome) {
+    let Ok(Value::Object(o)) = serde_json::from_str::<Value>(stdout) else {
+        if !stdout.is_empty() {
+            tracing::warn!("hermes hook stdout is not a JSON object; ignored");
+        }
+        return;
+    };
+    out.answered = true;
+    let text = |k: &str| o.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
+    match event {
+        E::ToolBefore => {
+            let message = if text("action") == Some("block") {
+                Some(text("message").or(text("reason")))
+            } else if text("decision") == Some("block") {
+                Some(text("reason").or(text("message")))
+            } else {
+                None
+            };
+            if let Some(m) = message {
+                out.decision = Some(Decision::Deny);
+                out.reason = Some(m.unwrap_or(DEFAULT_BLOCK_MESSAGE).to_owned());
+            }
+        }
+        E::TurnStop => {
+            let action = text("action").or(text("decision")).unwrap_or("").trim().to_lowercase();
+            let message = text("message").or(text("reason")).map(str::trim).filter(|m| !m.is_empty());
+            if let (true, Some(m)) = (matches!(action.as_str(), "continue" | "block"), message) {
+                out.decision = Some(Decision::Deny);
+                out.reason = Some(m.to_owned());
+            }
+        }
+        E::PromptSubmit => {
+            if let Some(c) = o.get("context").and_then(Value::as_str).filter(|c| !c.trim().is_empty()) {
+                out.contexts.push(c.to_owned());
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(event: CanonicalEvent, stdout: &str) -> RunOutcome {
+        let mut out = RunOutcome::default();
+        read_run(event, stdout, &mut out);
+        out
+    }
+
+    #[test]
+    fn only_the_answers_hermes_reads_count() {
+        let o = read(E::ToolBefore, r#"{"action":"block","message":"no"}"#);
+        assert_eq!((o.decision, o.reason.as_deref()), (Some(Decision::Deny), Some("no")));
+        let o = read(E::ToolBefore, r#"{"decision":"block"}"#);
+        assert_eq!(o.reason.as_deref(), Some(DEFAULT_BLOCK_MESSAGE));
+        let o = read(E::ToolBefore, r#"{"hookSpecificOutput":{"permissionDecision":"deny"},"continue":false}"#);
+        assert_eq!((o.decision, o.stop), (None, false));
+        assert_eq!(read(E::ToolAfter, r#"{"decision":"block","reason":"x"}"#).decision, None);
+        assert!(read(E::ToolAfter, r#"{"context":"c"}"#).contexts.is_empty());
+        assert_eq!(read(E::PromptSubmit, r#"{"context":"c"}"#).contexts, ["c"]);
+        let o = read(E::TurnStop, r#"{"action":"continue","message":" run the tests "}"#);
+        assert_eq!((o.decision, o.reason.as_deref()), (Some(Decision::Deny), Some("run the tests")));
+        assert_eq!(read(E::TurnStop, r#"{"decision":"block"}"#).decision, None);
+        assert_eq!(read(E::ToolBefore, "blocked").decision, None);
     }
 }

@@ -77,6 +77,10 @@ impl Harness for Native {
         }
     }
 
+    fn env_file(&self) -> bool {
+        true
+    }
+
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("event".into(), Value::String(ctx.canonical.as_str().to_owned()));

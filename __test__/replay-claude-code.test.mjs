@@ -1,0 +1,4 @@
+// Claude Code's recordings replayed through hookrt (see replay-run.mjs).
+import { replayKit } from './replay-run.mjs'
+
+replayKit('claude-code')

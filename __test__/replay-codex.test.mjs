@@ -1,0 +1,4 @@
+// Codex CLI's recordings replayed through hookrt (see replay-run.mjs).
+import { replayKit } from './replay-run.mjs'
+
+replayKit('codex')

@@ -1,0 +1,4 @@
+// Copilot CLI's recordings replayed through hookrt (see replay-run.mjs).
+import { replayKit } from './replay-run.mjs'
+
+replayKit('copilot-cli')

@@ -1,0 +1,4 @@
+// Hermes Agent's recordings replayed through hookrt (see replay-run.mjs).
+import { replayKit } from './replay-run.mjs'
+
+replayKit('hermes')

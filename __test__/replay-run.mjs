@@ -1,0 +1,156 @@
+// Every recorded scenario of a real harness (e2e/recordings/, `npm run record:harnesses`),
+// replayed through hookrt's JS API with the same hook files and the same recorder hook: each hook
+// must get the stdin, environment, cwd, argv and shell its harness gave it, and the outcome must
+// carry what the harness acted on (the tool blocked or run, the context passed on, the input
+// rewritten, the turn kept going, the hook killed). One test file per harness (replay-*.test.mjs)
+// calls replayKit, so the harnesses replay side by side.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { isDeepStrictEqual } from 'node:util'
+import { scenarios, load, occurrences, layout, hostEnv, replayer, payloadOf, keyOrder, harnessEnv, NOT_REPRODUCED } from './replay-lib.mjs'
+import { canonicalOf, sameShape } from './replay-canonical.mjs'
+import { KITS } from '../e2e/harnesses/kits.mjs'
+
+const short = v => {
+  const s = JSON.stringify(v)
+  return s && s.length > 300 ? s.slice(0, 300) + '…' : s
+}
+
+/** Field-by-field differences between what the harness gave a hook and what hookrt gave it. */
+function differences(want, got, { exact }) {
+  const out = []
+  if (exact) {
+    if (!isDeepStrictEqual(got.stdin, want.stdin)) {
+      const w = want.stdin ?? {}, g = got.stdin ?? {}
+      for (const k of new Set([...Object.keys(w), ...Object.keys(g)])) {
+        if (!(k in g)) out.push(`stdin.${k} missing (harness: ${short(w[k])})`)
+        else if (!(k in w)) out.push(`stdin.${k} extra (hookrt: ${short(g[k])})`)
+        else if (!isDeepStrictEqual(w[k], g[k])) out.push(`stdin.${k}: harness ${short(w[k])}, hookrt ${short(g[k])}`)
+      }
+    } else if (!isDeepStrictEqual(keyOrder(got.stdin), keyOrder(want.stdin))) {
+      out.push(`stdin key order: harness ${short(keyOrder(want.stdin))}, hookrt ${short(keyOrder(got.stdin))}`)
+    }
+  } else {
+    out.push(...sameShape(want.stdin, got.stdin))
+  }
+  for (const k of ['stdinNewline', 'argv', 'cwd', 'shell']) {
+    if (!isDeepStrictEqual(got[k], want[k])) out.push(`${k}: harness ${short(want[k])}, hookrt ${short(got[k])}`)
+  }
+  if (!isDeepStrictEqual(got.env, want.env)) {
+    for (const k of new Set([...Object.keys(want.env), ...Object.keys(got.env)])) {
+      if (want.env[k] !== got.env[k]) out.push(`env ${k}: harness ${short(want.env[k])}, hookrt ${short(got.env[k])}`)
+    }
+  }
+  return out
+}
+
+const answered = (occ, ...modes) => occ.some(c => modes.includes(c.answer))
+// the reason each of the recorder's deny answers gives
+const DENY_TEXT = { exit2: 'blocked by recorder', 'json-deny': 'json deny from recorder', 'json-deny-hermes': 'json deny from recorder', 'legacy-block': 'json deny from recorder' }
+const saw = (facts, text) => facts.modelSaw.some(s => s.includes(text))
+
+/** What the harness did with the hooks' answers to this occurrence, checked against hookrt's outcome. */
+function actedOn(occ, result, facts, stopsSoFar) {
+  const out = []
+  const o = result.outcome
+  const what = `${occ[0].event} (${occ.map(c => c.answer).join(',')})`
+  if (result.canonical === 'tool:before' && answered(occ, 'exit2', 'exit1', 'json-deny', 'json-deny-hermes', 'legacy-block', 'continue-false')) {
+    const harnessBlocked = !facts.toolRan
+    if ((o.decision === 'deny') !== harnessBlocked) out.push(`${what}: the harness ${harnessBlocked ? 'blocked' : 'ran'} the tool, hookrt decided ${o.decision}`)
+    if (harnessBlocked && o.reason && !facts.modelSaw.some(s => s.includes(o.reason))) {
+      out.push(`${what}: hookrt's reason ${short(o.reason)} is not what the model was told (${short(facts.modelSaw)})`)
+    }
+  }
+  const denyAnswer = occ.find(c => DENY_TEXT[c.answer])?.answer
+  if (result.canonical === 'tool:after' && denyAnswer) {
+    // the model got the hook's reason instead of the tool's output
+    const replaced = facts.modelSaw.includes(DENY_TEXT[denyAnswer])
+    const got = o.updatedToolOutput ?? null
+    if (replaced && got !== DENY_TEXT[denyAnswer]) out.push(`${what}: the harness replaced the tool output with the reason, hookrt updatedToolOutput ${short(got)}`)
+    if (!replaced && got !== null) out.push(`${what}: the harness kept the tool output, hookrt updatedToolOutput ${short(got)}`)
+  }
+  if (['prompt:submit', 'model:before'].includes(result.canonical) && denyAnswer) {
+    const blocked = facts.modelRequests === 0
+    if ((o.decision === 'deny') !== blocked) out.push(`${what}: the harness ${blocked ? 'stopped before the model' : 'went on to the model'}, hookrt decided ${o.decision}`)
+  }
+  if (result.canonical === 'permission:request' && denyAnswer) {
+    const denied = !facts.toolRan
+    const got = o.decision === 'deny' || o.permission?.behavior === 'deny'
+    if (got !== denied) out.push(`${what}: the harness ${denied ? 'denied' : 'granted'} the permission, hookrt ${short({ decision: o.decision, permission: o.permission })}`)
+  }
+  if (answered(occ, 'continue-false') && result.canonical === 'tool:before') {
+    if (o.stop !== !facts.toolRan) out.push(`${what}: the harness ${facts.toolRan ? 'ignored' : 'honoured'} continue:false, hookrt stop ${o.stop}`)
+  }
+  if (answered(occ, 'context', 'plain-context')) {
+    const passed = saw(facts, 'CONTEXT-FROM-HOOK')
+    if (o.contexts.includes('CONTEXT-FROM-HOOK') !== passed) out.push(`${what}: the harness ${passed ? 'passed the context on' : 'ignored the context'}, hookrt contexts ${short(o.contexts)}`)
+  }
+  if (answered(occ, 'update-input')) {
+    const rewritten = facts.commands.includes('echo changed')
+    const got = o.updateInputs.some(u => u.command === 'echo changed' || u.cmd === 'echo changed')
+    if (got !== rewritten) out.push(`${what}: the harness ${rewritten ? 'ran the rewritten command' : 'kept the command'}, hookrt updateInputs ${short(o.updateInputs)}`)
+  }
+  if (result.canonical === 'turn:stop' && answered(occ, 'stop-block', 'stop-block-alias', 'exit2-once')) {
+    const kept = facts.stops > stopsSoFar
+    if ((o.decision === 'deny') !== kept) out.push(`${what}: the harness ${kept ? 'kept the turn going' : 'let the turn end'}, hookrt decided ${o.decision}`)
+  }
+  if (answered(occ, 'sleep') && facts.hookKilled) {
+    const timedOut = result.runs.filter(r => r.timedOut)
+    if (timedOut.length !== 1) out.push(`${what}: the harness killed the hook at its timeout, hookrt runs ${short(result.runs.map(r => ({ error: r.error, timedOut: r.timedOut })))}`)
+  }
+  return out
+}
+
+/** Replays one scenario; `shapeOf` turns a recorded call into what the host dispatches. */
+async function replay(t, kit, sc, shapeOf) {
+  const { scenario, calls } = load(kit, sc)
+  const place = layout(kit, scenario)
+  t.after(place.cleanup)
+  t.after(hostEnv(scenario, place))
+  const r = replayer(kit, scenario, place)
+  t.after(() => r.rt.close())
+  const drop = new Set(NOT_REPRODUCED[kit])
+  const problems = []
+  let comparisons = 0
+  let stops = 0
+  for (const occ of occurrences(calls)) {
+    const { event, payload, exact } = shapeOf(kit, occ[0], place)
+    const { result, calls: got } = await r.dispatch(event, payload)
+    const wantTags = occ.map(c => String(c.tag)).sort()
+    const gotTags = got.map(c => String(c.tag)).sort()
+    const at = `${occ[0].file} (${event})`
+    if (!isDeepStrictEqual(wantTags, gotTags)) {
+      problems.push(`${at}: the harness ran ${short(wantTags)}, hookrt ran ${short(gotTags)}`)
+      continue
+    }
+    for (const want of occ) {
+      const g = got.find(c => String(c.tag) === String(want.tag))
+      comparisons++
+      const env = harnessEnv(want.env, drop)
+      for (const d of differences({ ...want, env }, g, { exact })) problems.push(`${at}: ${d}`)
+    }
+    if (result.canonical === 'turn:stop') stops++
+    for (const d of actedOn(occ, result, scenario.facts, stops)) problems.push(`${at}: ${d}`)
+  }
+  assert.ok(problems.length === 0, `${kit} ${sc}: ${problems.length} differences from the recording:\n  ${problems.join('\n  ')}`)
+  return comparisons
+}
+
+const own = (kit, call, place) => ({ event: call.event, payload: payloadOf(call.stdin, place), exact: true })
+
+/** Defines the tests of one kit: both replays of each of its recorded scenarios. */
+export function replayKit(kit) {
+  if (!process.env.REPLAY_ONLY) {
+    test(`${kit}: every scenario of the kit has a committed recording`, () => {
+      assert.deepEqual(scenarios(kit), [...KITS[kit].scenarios].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })))
+    })
+  }
+  for (const sc of scenarios(kit)) {
+    test(`${kit} ${sc}: the harness's own payloads reach each hook as the harness sent them`, async t => {
+      t.diagnostic(`${await replay(t, kit, sc, own)} hook calls compared`)
+    })
+    test(`${kit} ${sc}: the canonical payload is shaped into each hook's stdin as the harness sends it`, async t => {
+      t.diagnostic(`${await replay(t, kit, sc, canonicalOf)} hook calls compared`)
+    })
+  }
+}

@@ -1,0 +1,105 @@
+// What the recording scripts need to know about each kit: the pinned harness, its scenarios, how
+// run-all.sh starts one (extra environment), where a session keeps its files, which of them are the
+// hook configuration a replay must lay out again, and the names its events have for the facts a
+// recording derives (did the tool run, how often did the turn try to stop).
+//
+// Paths are relative to the session folder ({run}); {project} = {run}/proj, {home} = {run}/home.
+
+/** @typedef {{ env?: Record<string,string>, name?: string }} Variant */
+
+export const KITS = {
+  'claude-code': {
+    harness: 'claude',
+    version: '2.1.332',
+    installVar: 'HARNESS_DIR',
+    runsVar: 'RUNS',
+    netns: { NETNS: '1' },
+    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11', 'S11d', 'S12', 'S13'],
+    variant: sc => (sc === 'S13'
+      ? { env: { CAPTURE: 'S13', PERM_ARGS: '', MOCK_TOOL_INPUT: '{"command":"touch made-by-tool.txt","description":"Create a file"}' } }
+      : {}),
+    log: 'hooks.jsonl',
+    mock: 'mock.jsonl',
+    files: ['proj/.claude/settings.json', 'proj/.claude/settings.local.json', 'home/.claude/settings.json', 'ctl.json'],
+    // what run.sh hands the harness itself (a host running hookrt has these too)
+    launchEnv: {
+      HOME: '{home}', CLAUDE_CONFIG_DIR: '{home}/.claude', TMPDIR: '{run}/tmp', ANTHROPIC_BASE_URL: 'http://127.0.0.1:{port}',
+      ANTHROPIC_API_KEY: 'sk-test', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: '1',
+      CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL: '1', CLAUDE_CODE_DISABLE_TERMINAL_TITLE: '1',
+      CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1', CLAUDE_CODE_SKIP_PROMPT_HISTORY: '1',
+    },
+    postTool: ['PostToolUse'],
+    stop: ['Stop'],
+  },
+  codex: {
+    harness: 'codex',
+    version: '0.171.0',
+    installVar: 'CODEX_KIT_DIR',
+    runsVar: 'KIT_WORK',
+    netns: { NETNS: '1' },
+    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'X1', 'X2', 'X3', 'X4', 'X5', 'X6', 'X7', 'X8', 'X9', 'X10'],
+    variant: sc => (sc === 'X10' ? { env: { DRIVER: 'appserver' } } : {}),
+    log: 'recorder.jsonl',
+    mock: 'mock.jsonl',
+    files: ['proj/.codex/hooks.json', 'home/.codex/hooks.json', 'home/.codex/config.toml', 'recorder-mode'],
+    launchEnv: { HOME: '{home}', CODEX_HOME: '{home}/.codex', MOCK_API_KEY: 'mock-key-not-secret' },
+    postTool: ['PostToolUse'],
+    stop: ['Stop'],
+  },
+  'gemini-cli': {
+    harness: 'gemini',
+    version: '0.61.0',
+    installVar: 'GEMINI_E2E_DIR',
+    runsVar: 'RUNS',
+    netns: { UNSHARE: '1' },
+    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11', 'S12', 'S13', 'S14'],
+    variant: () => ({}),
+    log: 'recorder.jsonl',
+    mock: 'mock.jsonl',
+    files: ['proj/.gemini/settings.json', 'home/.gemini/settings.json'],
+    launchEnv: {
+      HOME: '{home}', GEMINI_CLI_HOME: '{home}', GEMINI_API_KEY: 'test', GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:{port}',
+      GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    },
+    postTool: ['AfterTool'],
+    stop: ['AfterAgent'],
+  },
+  'copilot-cli': {
+    harness: 'copilot',
+    version: '1.0.102',
+    installVar: 'COPILOT_E2E_DIR',
+    runsVar: 'RUNS',
+    netns: { UNSHARE: '1' },
+    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S5b', 'S6', 'S7', 'S8', 'S9', 'S10',
+      'S1-pascal', 'S2-pascal', 'S3-pascal', 'S6-pascal', 'S7-pascal', 'S10-pascal'],
+    // "S2-pascal" is scenario S2 with the PascalCase event names
+    variant: sc => (sc.endsWith('-pascal') ? { scenario: sc.replace(/-pascal$/, ''), env: { HOOK_FORMAT: 'pascal' } } : {}),
+    log: 'recorder.jsonl',
+    mock: 'mock.jsonl',
+    files: ['proj/.github/hooks/recorder.json', 'ctl.json'],
+    launchEnv: {
+      HOME: '{home}', COPILOT_HOME: '{home}/.copilot', COPILOT_OFFLINE: 'true', COPILOT_AUTO_UPDATE: 'false',
+      COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:{port}/v1', COPILOT_PROVIDER_API_KEY: 'dummy', COPILOT_MODEL: 'mock-model',
+    },
+    postTool: ['postToolUse', 'PostToolUse'],
+    stop: ['agentStop', 'Stop'],
+  },
+  hermes: {
+    harness: 'hermes',
+    version: '0.19.0',
+    installVar: 'HERMES_DIR',
+    runsVar: 'RUNS',
+    netns: { KIT_NETNS: '1' },
+    // S11 (consent over several sessions) belongs to the trust records, not to one session's hooks
+    scenarios: ['S1', 'S2', 'S3', 'S3b', 'S4', 'S4b', 'S5', 'S6', 'S7', 'S7b', 'S8', 'S9', 'S10'],
+    variant: () => ({}),
+    log: 'hooks.jsonl',
+    mock: 'mock.jsonl',
+    files: ['home/.hermes/config.yaml', 'control.json'],
+    launchEnv: { HOME: '{home}', HERMES_HOME: '{home}/.hermes', TIRITH_ENABLED: '0', HERMES_DISABLE_LAZY_INSTALLS: '1' },
+    postTool: ['post_tool_call'],
+    stop: ['pre_verify'],
+  },
+}
+
+export const KIT_NAMES = Object.keys(KITS)
