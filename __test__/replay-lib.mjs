@@ -7,6 +7,8 @@ import { join, dirname } from 'node:path'
 import { createRequire } from 'node:module'
 import { root } from './helpers.mjs'
 import { KITS } from '../e2e/harnesses/kits.mjs'
+
+export const NOT_REPRODUCED = Object.fromEntries(Object.entries(KITS).map(([k, v]) => [k, v.notReproduced]))
 import { normaliser, shellOf, argvOf, materialise, claudeSlug } from '../e2e/harnesses/normalize.mjs'
 
 const require = createRequire(import.meta.url)
@@ -14,21 +16,6 @@ const { createRuntime } = require('../wrapper.js')
 
 export const RECORDINGS = join(root, 'e2e', 'recordings')
 const KIT_ROOT = join(root, 'e2e', 'harnesses')
-
-/** Variables a harness's own process carries that no hook runtime could or should reproduce. */
-export const NOT_REPRODUCED = {
-  'claude-code': [
-    'AI_AGENT', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_CHILD_NOTES_DIR', 'CLAUDE_CODE_CHILD_SESSION',
-    'CLAUDE_CODE_MESSAGING_SOCKET', 'CLAUDE_CODE_MESSAGING_TOKEN', 'CLAUDE_CODE_SESSION_ATTENDED', 'CLAUDE_PID',
-    'COREPACK_ENABLE_AUTO_PIN', 'NoDefaultCurrentDirectoryInExePath',
-  ],
-  codex: ['CODEX_MANAGED_BY_NPM', 'CODEX_MANAGED_PACKAGE_ROOT'],
-  'gemini-cli': [],
-  // the binary's version and unpack folder, and settings Copilot gives every child process
-  'copilot-cli': ['COPILOT_CLI_BINARY_VERSION', 'COPILOT_CLI_RESOLVED_DIST_DIR', 'FORCE_COLOR', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0'],
-  // Hermes' process-wide settings (its terminal tool's configuration, its CLI mode)
-  hermes: ['PWD', 'SHELL', 'TERM', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'HERMES_INTERACTIVE', 'HERMES_QUIET', 'HERMES_KANBAN_BOARD', 'TERMINAL_*'],
-}
 
 // variables of the test's own environment that would leak into what hooks see
 const HARNESS_VARS = /^(CLAUDE|GEMINI|CODEX|HERMES|COPILOT|ANTHROPIC|OPENAI|GITHUB_|GH_|GIT_CONFIG_|TERMINAL_|RECORDER_|MOCK_|HOOKRT_)|^(CLAUDECODE|AI_AGENT|HOOKS)$/

@@ -50,7 +50,7 @@ const DENY_TEXT = { exit2: 'blocked by recorder', 'json-deny': 'json deny from r
 const saw = (facts, text) => facts.modelSaw.some(s => s.includes(text))
 
 /** What the harness did with the hooks' answers to this occurrence, checked against hookrt's outcome. */
-function actedOn(occ, result, facts, stopsSoFar) {
+function actedOn(occ, result, facts, stopsSoFar, norm) {
   const out = []
   const o = result.outcome
   const what = `${occ[0].event} (${occ.map(c => c.answer).join(',')})`
@@ -59,6 +59,11 @@ function actedOn(occ, result, facts, stopsSoFar) {
     if ((o.decision === 'deny') !== harnessBlocked) out.push(`${what}: the harness ${harnessBlocked ? 'blocked' : 'ran'} the tool, hookrt decided ${o.decision}`)
     if (harnessBlocked && o.reason && !facts.modelSaw.some(s => s.includes(o.reason))) {
       out.push(`${what}: hookrt's reason ${short(o.reason)} is not what the model was told (${short(facts.modelSaw)})`)
+    }
+    // Claude names the hook's command in what it tells the model: `hook error: [<command>]: …`
+    for (const named of facts.modelSaw.flatMap(s => [...s.matchAll(/hook error: \[(.*?)\]: /g)].map(m => m[1]))) {
+      const commands = result.runs.map(r => norm.text(r.hook.command ?? ''))
+      if (!commands.includes(named)) out.push(`${what}: the harness named the hook ${short(named)}, hookrt's runs name ${short(commands)}`)
     }
   }
   const denyAnswer = occ.find(c => DENY_TEXT[c.answer])?.answer
@@ -101,6 +106,10 @@ function actedOn(occ, result, facts, stopsSoFar) {
   return out
 }
 
+/** Whether the harness ran this scenario's hooks one after the other (so the order is theirs). */
+const sequential = (kit, scenario) =>
+  KITS[kit].sequential || Object.values(scenario.files).some(t => /"sequential":\s*true/.test(t))
+
 /** Replays one scenario; `shapeOf` turns a recorded call into what the host dispatches. */
 async function replay(t, kit, sc, shapeOf) {
   const { scenario, calls } = load(kit, sc)
@@ -116,11 +125,11 @@ async function replay(t, kit, sc, shapeOf) {
   for (const occ of occurrences(calls)) {
     const { event, payload, exact } = shapeOf(kit, occ[0], place)
     const { result, calls: got } = await r.dispatch(event, payload)
-    const wantTags = occ.map(c => String(c.tag)).sort()
-    const gotTags = got.map(c => String(c.tag)).sort()
+    const inOrder = sequential(kit, scenario)
+    const tags = calls => (inOrder ? calls.map(c => String(c.tag)) : calls.map(c => String(c.tag)).sort())
     const at = `${occ[0].file} (${event})`
-    if (!isDeepStrictEqual(wantTags, gotTags)) {
-      problems.push(`${at}: the harness ran ${short(wantTags)}, hookrt ran ${short(gotTags)}`)
+    if (!isDeepStrictEqual(tags(occ), tags(got))) {
+      problems.push(`${at}: the harness ran ${short(tags(occ))}${inOrder ? ' in that order' : ''}, hookrt ran ${short(tags(got))}`)
       continue
     }
     for (const want of occ) {
@@ -130,7 +139,7 @@ async function replay(t, kit, sc, shapeOf) {
       for (const d of differences({ ...want, env }, g, { exact })) problems.push(`${at}: ${d}`)
     }
     if (result.canonical === 'turn:stop') stops++
-    for (const d of actedOn(occ, result, scenario.facts, stops)) problems.push(`${at}: ${d}`)
+    for (const d of actedOn(occ, result, scenario.facts, stops, r.norm)) problems.push(`${at}: ${d}`)
   }
   assert.ok(problems.length === 0, `${kit} ${sc}: ${problems.length} differences from the recording:\n  ${problems.join('\n  ')}`)
   return comparisons

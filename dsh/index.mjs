@@ -85,16 +85,20 @@ export function apply(ctx, config = {}) {
 
   function base(agent, event) {
     const header = agent?.session?.header
+    const model = agent?.options?.model
     return {
       session_id: header?.id ?? '',
       transcript_path: (header && ctx.get?.('sessionPersistence')?.locate?.(header)?.path) ?? '',
       cwd: header?.cwd ?? process.cwd(),
       hook_event_name: event,
+      // what Codex and Hermes hooks read (hookrt leaves them out of Claude Code's stdin)
+      ...(model ? { model } : {}),
     }
   }
 
   /** Dispatches one event and records `hook/invoked` / `hook/result` when the session can. */
   async function run(event, payload, { agent, turn, signal }) {
+    if (turn !== undefined && payload.turn_id === undefined) payload = { ...payload, turn_id: String(turn) }
     const rt = runtimeFor(payload.cwd)
     const sig = signal ? AbortSignal.any([signal, disposed.signal]) : disposed.signal
     const session = agent?.session

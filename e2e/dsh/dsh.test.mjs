@@ -184,7 +184,7 @@ test('a SessionStart hook\'s context reaches the first request', async (t) => {
 test('codex-dialect and native hooks in one workspace both run', async (t) => {
   const r = await runDsh(t, {
     files: {
-      '.codex/hooks.json': { hooks: { PreToolUse: [{ matcher: '^bash$', hooks: [{ command: 'echo codex >> {ws}/ran.log' }] }] } },
+      '.codex/hooks.json': { hooks: { PreToolUse: [{ matcher: '^bash$', hooks: [{ command: 'cat > {ws}/codex.stdin; echo codex >> {ws}/ran.log' }] }] } },
       '.dsh-hooks.json': { version: 1, events: { 'tool:before': [{ matcher: 'Bash', hooks: [{ type: 'shell', command: 'echo native >> {ws}/ran.log' }] }] } },
     },
   })
@@ -192,4 +192,10 @@ test('codex-dialect and native hooks in one workspace both run', async (t) => {
   assert.deepEqual(r.read('ran.log').trim().split('\n').sort(), ['codex', 'native'])
   assert.deepEqual(hookEvents(r, 'hook/invoked', 'PreToolUse').map((e) => e.data.dialect).sort(), ['codex', 'native'])
   assert.ok(toolResults(r).some((x) => x.includes('hi')), 'the tool ran')
+  // What Codex itself sends a PreToolUse hook: the session, the turn and the model.
+  const stdin = JSON.parse(r.read('codex.stdin'))
+  assert.equal(stdin.hook_event_name, 'PreToolUse')
+  assert.ok(stdin.session_id, JSON.stringify(stdin))
+  assert.equal(typeof stdin.turn_id, 'string', JSON.stringify(stdin))
+  assert.ok(stdin.model, JSON.stringify(stdin))
 })

@@ -30,6 +30,12 @@ export const KITS = {
     },
     postTool: ['PostToolUse'],
     stop: ['Stop'],
+    // variables of the harness's own process that no hook runtime could or should reproduce
+    notReproduced: [
+      'AI_AGENT', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_CHILD_NOTES_DIR', 'CLAUDE_CODE_CHILD_SESSION',
+      'CLAUDE_CODE_MESSAGING_SOCKET', 'CLAUDE_CODE_MESSAGING_TOKEN', 'CLAUDE_CODE_SESSION_ATTENDED', 'CLAUDE_PID',
+      'COREPACK_ENABLE_AUTO_PIN', 'NoDefaultCurrentDirectoryInExePath',
+    ],
   },
   codex: {
     harness: 'codex',
@@ -45,6 +51,8 @@ export const KITS = {
     launchEnv: { HOME: '{home}', CODEX_HOME: '{home}/.codex', MOCK_API_KEY: 'mock-key-not-secret' },
     postTool: ['PostToolUse'],
     stop: ['Stop'],
+    // set by the npm launcher for the codex binary
+    notReproduced: ['CODEX_MANAGED_BY_NPM', 'CODEX_MANAGED_PACKAGE_ROOT'],
   },
   'gemini-cli': {
     harness: 'gemini',
@@ -63,6 +71,7 @@ export const KITS = {
     },
     postTool: ['AfterTool'],
     stop: ['AfterAgent'],
+    notReproduced: [],
   },
   'copilot-cli': {
     harness: 'copilot',
@@ -82,6 +91,10 @@ export const KITS = {
       COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:{port}/v1', COPILOT_PROVIDER_API_KEY: 'dummy', COPILOT_MODEL: 'mock-model',
     },
     postTool: ['postToolUse', 'PostToolUse'],
+    // a file's hooks run one after the other
+    sequential: true,
+    // the binary's version and unpack folder, and settings Copilot gives every child process
+    notReproduced: ['COPILOT_CLI_BINARY_VERSION', 'COPILOT_CLI_RESOLVED_DIST_DIR', 'FORCE_COLOR', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0'],
     stop: ['agentStop', 'Stop'],
   },
   hermes: {
@@ -98,6 +111,10 @@ export const KITS = {
     files: ['home/.hermes/config.yaml', 'control.json'],
     launchEnv: { HOME: '{home}', HERMES_HOME: '{home}/.hermes', TIRITH_ENABLED: '0', HERMES_DISABLE_LAZY_INSTALLS: '1' },
     postTool: ['post_tool_call'],
+    sequential: true,
+    // Hermes' process-wide settings (its terminal tool's configuration, its CLI mode) and what the
+    // kit's shell passed on
+    notReproduced: ['PWD', 'SHELL', 'TERM', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'HERMES_INTERACTIVE', 'HERMES_QUIET', 'HERMES_KANBAN_BOARD', 'TERMINAL_*'],
     stop: ['pre_verify'],
   },
 }

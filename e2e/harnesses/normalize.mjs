@@ -18,7 +18,7 @@ const HERMES_SESSION = /\b\d{8}_\d{6}_[0-9a-f]{6}\b/g
 const ISO = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?/g
 // text that carries a time, a pid, a random chunk id or a count
 const TEXT_RULES = [
-  [/\b\d{4}-\d\d-\d\dT\d\d-\d\d(?:-\d\d)?/g, '{stamp}'], // file-name timestamps (Codex rollouts, Gemini chats)
+  [/\b\d{4}-\d\d-\d\dT\d\d-\d\d(?:-\d\d(?![0-9a-f]))?/g, '{stamp}'], // file-name timestamps (Codex rollouts, Gemini chats)
   [/\bsessions\/\d{4}\/\d\d\/\d\d\//g, 'sessions/{date}/'],
   [/(session-\{stamp\}-)[0-9a-f]{8}\b/g, '$1{short-id}'],
   [/(\{id:\d+\}:\{id:\d+\}:)[0-9a-f]{8}\b/g, '$1{short-id}'], // Hermes turn ids
@@ -30,6 +30,7 @@ const TEXT_RULES = [
   [/<total_tokens>\d+ tokens left<\/total_tokens>/g, '<total_tokens>{n} tokens left</total_tokens>'],
   [/\b\d{8}_\d{6}\b/g, '{stamp}'],
   [/\b[0-9a-f]{32}\b/g, '{hex32}'],
+  [/\bsha256:[0-9a-f]{64}\b/g, 'sha256:{hash}'],
   [/(cc-socks\/)\d+/g, '$1{pid}'],
 ]
 // values that are times or durations wherever they appear

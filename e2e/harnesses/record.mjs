@@ -42,8 +42,10 @@ export function setup(kit) {
 export function runScenario(kit, scenario, tmp) {
   const k = KITS[kit]
   const v = k.variant(scenario)
+  // the recordings are of a developer's session: CI=true changes what some harnesses do
+  const { CI, ...outer } = process.env
   const env = {
-    ...process.env, ...k.netns, ...(v.env ?? {}),
+    ...outer, ...k.netns, ...(v.env ?? {}),
     [k.installVar]: installDir(kit), [k.runsVar]: path.join(tmp, 'runs'), CAPTURES: path.join(tmp, 'captures'),
   }
   const r = spawnSync('bash', [path.join(HERE, kit, 'run.sh'), v.scenario ?? scenario], {
@@ -124,6 +126,23 @@ function keepRaw(kit, scenario, run, tmp, rawDir) {
   fs.writeFileSync(path.join(rawDir, 'meta.json'), JSON.stringify(meta, null, 2))
 }
 
+/**
+ * The calls in a stable order: hooks a harness runs side by side for one moment (consecutive
+ * calls of one event) are sorted by tag, since the order they happened to log in is chance.
+ */
+function inOrder(calls, sequential) {
+  if (sequential) return calls
+  const out = []
+  let group = []
+  const flush = () => { out.push(...group.sort((a, b) => String(a.tag ?? a.label).localeCompare(String(b.tag ?? b.label)))); group = [] }
+  for (const c of calls) {
+    if (group.length && (group[0].event !== c.event || group.some(g => (g.tag ?? g.label) === (c.tag ?? c.label)))) flush()
+    group.push(c)
+  }
+  flush()
+  return out
+}
+
 /** Normalises the raw logs of one session into the recording of its scenario. */
 export function normaliseRaw(rawDir) {
   const meta = JSON.parse(fs.readFileSync(path.join(rawDir, 'meta.json'), 'utf8'))
@@ -136,14 +155,15 @@ export function normaliseRaw(rawDir) {
     },
   })
   const raw = rel => path.join(rawDir, 'run', rel)
-  const lines = readLines(raw(k.log))
-  const calls = lines.filter(l => 'stdin' in l || 'stdinRaw' in l)
-  const others = lines.filter(l => !('stdin' in l || 'stdinRaw' in l))
-  const answers = answerSequence(calls)
   const files = {}
   for (const rel of k.files) {
     if (fs.existsSync(raw(rel))) files[rel] = norm.text(fs.readFileSync(raw(rel), 'utf8'), { whole: true })
   }
+  const sequential = k.sequential || Object.values(files).some(t => /"sequential":\s*true/.test(t))
+  const lines = readLines(raw(k.log))
+  const calls = inOrder(lines.filter(l => 'stdin' in l || 'stdinRaw' in l), sequential)
+  const others = lines.filter(l => !('stdin' in l || 'stdinRaw' in l))
+  const answers = answerSequence(calls)
   // the recording run's own variables (the kit's install folder) are not the harness's
   const own = new RegExp(`^(RECORDER_|MOCK_|${k.installVar}$)`)
   const recs = calls.map((c, i) => ({

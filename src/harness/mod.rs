@@ -69,6 +69,8 @@ pub(crate) struct EnvCtx<'a> {
     pub cwd: &'a str,
     pub session_id: &'a str,
     pub home: &'a Path,
+    /// `$HERMES_HOME` as the runtime resolved it.
+    pub hermes_home: Option<&'a Path>,
     /// The file the hook was declared in.
     pub file: &'a Path,
 }

@@ -141,9 +141,9 @@ impl DispatchCtx {
         }
         let secs = hook.timeout.or(policy.timeout_sec).unwrap_or_else(|| hook.handler.kind().default_timeout_secs());
         let h = crate::harness::of(hook.dialect);
-        let env = self.env_for(opts, hook, &input);
+        let (env, own) = self.env_for(opts, hook, &input);
         let command = match &hook.handler {
-            HandlerSpec::Shell { command, args: None, .. } => Some(h.expand_command(command, &env)),
+            HandlerSpec::Shell { command, args: None, .. } => Some(h.expand_command(command, &env[..own])),
             _ => None,
         };
         // Copilot `cwd`, Windsurf `working_directory`: relative to the project directory.
@@ -165,9 +165,9 @@ impl DispatchCtx {
         }
     }
 
-    /// The harness's variables, the hook's `CLAUDE_ENV_FILE`, then the hook's own `env` (which
-    /// wins, as in every harness).
-    fn env_for(&self, opts: &Resolved, hook: &Hook, input: &Map<String, Value>) -> Vec<(String, String)> {
+    /// The harness's variables (the first `n`, returned too), the hook's `CLAUDE_ENV_FILE`, then
+    /// the hook's own `env` (which wins, as in every harness).
+    fn env_for(&self, opts: &Resolved, hook: &Hook, input: &Map<String, Value>) -> (Vec<(String, String)>, usize) {
         let h = crate::harness::of(hook.dialect);
         let cwd = input
             .get("cwd")
@@ -183,14 +183,16 @@ impl DispatchCtx {
             cwd: &cwd,
             session_id: session,
             home: &opts.load.home,
+            hermes_home: opts.load.hermes_home.as_deref(),
             file: &hook.file,
         };
         let mut env = h.env(&e);
+        let own = env.len();
         if let Some(path) = self.env_files.as_ref().filter(|_| h.env_file()).and_then(EnvFiles::next) {
             env.push(("CLAUDE_ENV_FILE".into(), path.display().to_string()));
         }
         env.extend(hook.env.iter().cloned());
-        env
+        (env, own)
     }
 
     /// The hook's `if` rule against this dispatch: only tool events can match, a rule that did

@@ -9,7 +9,7 @@ const fn n(name: &'static str, e: E) -> EventSpec {
     EventSpec::named(name, e)
 }
 
-pub(crate) static EVENTS: [EventSpec; 34] = [
+pub(crate) static EVENTS: [EventSpec; 35] = [
     n("SessionStart", E::SessionStart),
     n("SessionEnd", E::SessionEnd),
     n("UserPromptSubmit", E::PromptSubmit),
@@ -44,6 +44,7 @@ pub(crate) static EVENTS: [EventSpec; 34] = [
     n("PostModelSwitch", E::ModelSwitched),
     n("Elicitation", E::ElicitationRequest),
     n("ElicitationResult", E::ElicitationResult),
+    n("PreSkillShellCommand", E::SkillShell),
 ];
 
 /// Claude's name of a canonical event (the first one for after-tool), or the canonical spelling

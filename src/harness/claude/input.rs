@@ -73,6 +73,10 @@ pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
     }
     m.put_str("hook_event_name", ctx.spelling);
     m.used(&["hook_event_name"]);
-    m.rest(&[]);
+    // What a host passes for the other harnesses (Codex's `model` and `turn_id`) Claude Code
+    // does not send, except MessageDisplay's own `turn_id`.
+    let skip: &[&str] =
+        if ctx.canonical == CanonicalEvent::MessageDisplay { &["model"] } else { &["model", "turn_id"] };
+    m.rest(skip);
     m.finish()
 }

@@ -13,15 +13,16 @@ use std::path::Path;
 const SUBSTITUTED: &[&str] =
     &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_SESSION_ID", "GEMINI_PLANS_DIR", "GEMINI_CWD"];
 
-/// The variables a Gemini hook gets.
+/// The variables a Gemini hook gets: the project folder is the dispatch's `cwd` under all three
+/// names, as Gemini sets them.
 pub(crate) fn env(e: &EnvCtx) -> Vec<(String, String)> {
-    let plans = e.home.join(".gemini/tmp").join(project_id(e.home, e.project_dir)).join(e.session_id).join("plans");
+    let plans = e.home.join(".gemini/tmp").join(project_id(e.home, e.cwd)).join(e.session_id).join("plans");
     vec![
-        ("GEMINI_PROJECT_DIR".into(), e.project_dir.to_owned()),
+        ("GEMINI_PROJECT_DIR".into(), e.cwd.to_owned()),
+        ("GEMINI_PLANS_DIR".into(), plans.display().to_string()),
         ("GEMINI_CWD".into(), e.cwd.to_owned()),
         ("GEMINI_SESSION_ID".into(), e.session_id.to_owned()),
-        ("GEMINI_PLANS_DIR".into(), plans.display().to_string()),
-        ("CLAUDE_PROJECT_DIR".into(), e.project_dir.to_owned()),
+        ("CLAUDE_PROJECT_DIR".into(), e.cwd.to_owned()),
     ]
 }
 
@@ -51,8 +52,9 @@ fn project_id(home: &Path, project_dir: &str) -> String {
     })
 }
 
-/// `$GEMINI_PROJECT_DIR` and the others, replaced in the command string by their shell-quoted
-/// values before bash sees it (so a path with a space stays one word).
+/// `$GEMINI_PROJECT_DIR` and the others, replaced in the command string by Gemini's own values
+/// (`env` is the harness's variables, not the hook's), shell-quoted, before bash sees it — so a
+/// path with a space stays one word.
 pub(crate) fn expand(command: &str, env: &[(String, String)]) -> String {
     let value = |name: &str| env.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
     let mut out = String::with_capacity(command.len());

@@ -110,11 +110,8 @@ impl Harness for Hermes {
 
     /// Hermes runs hooks with its own environment: the session, and where its files are.
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
-        let home = std::env::var("HERMES_HOME")
-            .ok()
-            .filter(|h| !h.is_empty())
-            .unwrap_or_else(|| e.home.join(".hermes").display().to_string());
-        vec![("HERMES_HOME".into(), home), ("HERMES_SESSION_ID".into(), e.session_id.to_owned())]
+        let home = e.hermes_home.map(Path::to_path_buf).unwrap_or_else(|| e.home.join(".hermes"));
+        vec![("HERMES_HOME".into(), home.display().to_string()), ("HERMES_SESSION_ID".into(), e.session_id.to_owned())]
     }
 
     fn names_tools(&self) -> bool {
