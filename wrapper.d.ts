@@ -416,8 +416,16 @@ export declare class HookRuntime {
   /** The files that were read. */
   readonly sources: Source[]
   /**
-   * Runs every hook configured for the event, concurrently, and folds their answers in
-   * configuration order. Never blocks the event loop; resolves at once when nothing matches.
+   * Runs every hook configured for the event and folds their answers in configuration order.
+   * Never blocks the event loop; resolves at once when nothing matches.
+   *
+   * `payload` is Claude Code's stdin for the moment (`session_id`, `transcript_path`, `cwd`, then
+   * the event's fields: `prompt`, `tool_name`, `tool_input`, `tool_response`, `stop_hook_active`,
+   * `source`, `reason`, …), plus what only some harnesses send when the host knows it
+   * (`turn_id`, `model`, `permission_mode`, `tool_use_id`, `last_assistant_message`,
+   * `llm_request`/`llm_response`, `initial_prompt`). Each hook then gets the stdin, environment,
+   * shell and exit-code rules of its own harness, shaped from this one payload (docs/events.md,
+   * "What a host passes"); a payload already in a harness's own shape works too.
    * Rejects with `TypeError('unknown event "X"')` for unknown names. When `signal` aborts (or
    * is already aborted), every hook process of this dispatch is killed with its whole tree and
    * the promise rejects with `signal.reason`, as `fetch` does.
