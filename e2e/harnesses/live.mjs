@@ -23,6 +23,7 @@ const kits = opt('--kits')?.split(',') ?? KIT_NAMES
 const only = opt('--scenarios')?.split(',')
 const keep = opt('--keep')
 
+const PATHS = /\{(kit|project|run|home|install|tmp|node)\}/
 const read = (dir, f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))
 
 function load(dir) {
@@ -47,11 +48,14 @@ const show = v => {
 /** The paths at which two values differ, with both values. */
 function differences(a, b, at = '') {
   if (isDeepStrictEqual(a, b)) return []
+  // The mock models cut what they echo at a fixed length; a text holding a path placeholder then
+  // ends earlier or later depending on where the clone lives. Such texts agree up to the shorter.
+  if (typeof a === 'string' && typeof b === 'string' && PATHS.test(a) && (a.startsWith(b) || b.startsWith(a))) return []
   const objects = a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)
   if (!objects) return [`${at || '.'}: recorded ${show(a)}, now ${show(b)}`]
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])]
   const out = keys.flatMap(k => differences(a[k], b[k], `${at}.${k}`))
-  if (!out.length && !Array.isArray(a)) out.push(`${at || '.'} key order: recorded ${Object.keys(a)}, now ${Object.keys(b)}`)
+  if (!out.length && !Array.isArray(a) && Object.keys(a).join() !== Object.keys(b).join()) out.push(`${at || '.'} key order: recorded ${Object.keys(a)}, now ${Object.keys(b)}`)
   return out
 }
 
