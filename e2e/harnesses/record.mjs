@@ -45,7 +45,9 @@ export function runScenario(kit, scenario, tmp) {
   // the recordings are of a developer's session: CI=true changes what some harnesses do
   const { CI, ...outer } = process.env
   const env = {
-    ...outer, ...k.netns, ...(v.env ?? {}),
+    // Hermes hands its own environment on to its hooks, SHELL included; a CI runner may have none
+    // set, so every session gets the login shell the recordings were made with.
+    ...outer, SHELL: '/bin/bash', ...k.netns, ...(v.env ?? {}),
     [k.installVar]: installDir(kit), [k.runsVar]: path.join(tmp, 'runs'), CAPTURES: path.join(tmp, 'captures'),
   }
   const r = spawnSync('bash', [path.join(HERE, kit, 'run.sh'), v.scenario ?? scenario], {
