@@ -158,14 +158,17 @@ export interface RuntimeOptions {
   /** Match Claude literal matchers without regard to case (hosts whose tool names are lower-case). */
   caseInsensitiveTools?: boolean
   /**
-   * Skip hooks not approved with `hookrt trust approve` (an approval is bound to the SHA-256 of
-   * the script the command runs). `'project'` (also `true`): project- and local-scope hooks of
-   * every dialect, and Hermes hooks; `'all'`: every file but managed settings. Not set (Claude
-   * compatibility): they run, with one warning diagnostic per unapproved project file; `false`
-   * or `'off'`: they run, without the notice.
-   * Recommended `'project'` for agents started in repositories you did not write.
+   * Which hooks run. `'harness'` (the default): each hook exactly when its own harness would
+   * run it, by that harness's trust records, read-only — Codex's trusted hashes in
+   * `config.toml` `[hooks.state]` and its project trust, Gemini CLI's folder trust, Copilot CLI's
+   * trusted folders, Hermes' `shell-hooks-allowlist.json` — or when approved with
+   * `hookrt trust approve`; a skipped hook is one warning diagnostic naming the rule and how to
+   * approve (docs/security.md). `'project'` (also `true`): project- and local-scope hooks of
+   * every dialect, and Hermes hooks, need hookrt's own approval (bound to the SHA-256 of the
+   * script the command runs); `'all'`: every file but managed settings; `false` or `'off'`:
+   * every hook runs.
    */
-  requireHookApproval?: boolean | 'project' | 'all' | 'off' 
+  requireHookApproval?: boolean | 'harness' | 'project' | 'all' | 'off'
   /** Consecutive blocked Stops of one session after which a further block is downgraded. Default 8. */
   stopBlockLimit?: number
   /**

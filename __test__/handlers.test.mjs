@@ -297,6 +297,10 @@ test('Hermes outbound webhooks: signed, off the decision path, retried once', as
       events: [on_session_end]
 `,
   )
+  // The hook as Hermes would run it once approved (its allowlist, as Hermes writes it).
+  p.write('home/.hermes/shell-hooks-allowlist.json', {
+    approvals: [{ event: 'pre_tool_call', command: `printf '{"decision":"block","reason":"hermes"}'`, approved_at: '2026-12-01T00:00:00Z' }],
+  })
   const rt = createRuntime(p.options())
   const r = await rt.dispatch('PreToolUse', { tool_name: 'terminal', session_id: 's9' })
   assert.equal(r.outcome.reason, 'hermes')

@@ -16,6 +16,8 @@ test('JS API: a Claude-spelt dispatch runs Gemini and Cursor hooks; their own sp
   p.write('proj/.gemini/settings.json', {
     hooks: { BeforeTool: [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: `cat > ${p.path('g.in')}; ${answer({ hookSpecificOutput: { tool_input: { command: 'ls -a' } } })}` }] }] },
   })
+  // Gemini CLI runs no hook, user-level or project, in a folder it does not trust.
+  p.write('home/.gemini/trustedFolders.json', { [p.path('proj')]: 'TRUST_FOLDER' })
   p.write('home/.cursor/hooks.json', { version: 1, hooks: { beforeShellExecution: [{ command: answer({ permission: 'ask', user_message: 'really?' }) }] } })
   const rt = createRuntime(p.options())
   t.after(() => rt.close())

@@ -35,7 +35,9 @@ pub use convert::{convert_file, Converted, Format};
 pub use handler::oracle::parse_answer as parse_oracle_answer;
 pub use harness::{all_dispatch_names, event_names};
 pub use load::trust_store::script_hash;
-pub use load::{load, parse_text, store_path, ListedHook, LoadOptions, Loaded, Source, TrustStatus, TrustStore};
+pub use load::{
+    load, parse_text, store_path, ListedHook, LoadOptions, Loaded, Source, TrustEnv, TrustStatus, TrustStore, Verdict,
+};
 pub use protocol::{parse_line, quick_answer};
 pub use runtime::background::Rewake;
 pub use runtime::history::view::read as read_history;

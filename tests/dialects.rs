@@ -102,7 +102,7 @@ async fn hermes_consent_requires_approval_and_reapproval_after_edits() {
     let p = Project::new();
     let script = p.write("home/hooks/ok.sh", "echo '{\"decision\":\"block\",\"reason\":\"v1\"}'\n");
     hermes_config(&p, &format!("hooks:\n  pre_tool_call:\n    - command: sh {}\n", script.display()));
-    let opts = RuntimeOptions { require_hook_approval: hookrt::ApprovalScope::Project, ..p.options() };
+    let opts = RuntimeOptions { require_hook_approval: Some(hookrt::ApprovalScope::Project), ..p.options() };
     let rt = Runtime::with_env(&opts, &|_| None).unwrap();
     assert!(rt.loaded().diagnostics.iter().any(|d| d.message.contains("not approved; skipped")));
     let r = to_json(&dispatch(&rt, "pre_tool_call", json!({"tool_name": "x"})).await);

@@ -458,7 +458,7 @@ fn gemini_project_hooks_need_trust_under_require_hook_approval() {
     };
     // Without requireHookApproval every hook loads (Gemini's folder trust is opt-in too).
     assert_eq!(ids(&p.runtime()), ["lint", "evil"]);
-    let opts = hookrt::RuntimeOptions { require_hook_approval: hookrt::ApprovalScope::Project, ..p.options() };
+    let opts = hookrt::RuntimeOptions { require_hook_approval: Some(hookrt::ApprovalScope::Project), ..p.options() };
     let rt = hookrt::Runtime::with_env(&opts, &|_| None).unwrap();
     assert_eq!(ids(&rt), ["lint"]);
     assert!(rt.loaded().diagnostics.iter().any(|d| d.message.contains("\"evil:curl x | sh\" is not trusted")));

@@ -34,7 +34,7 @@ async fn cli(p: &Project, args: &[&str]) -> (i32, String, String) {
 }
 
 fn runtime(p: &Project, scope: ApprovalScope) -> Runtime {
-    Runtime::with_env(&RuntimeOptions { require_hook_approval: scope, ..p.options() }, &|_| None).unwrap()
+    Runtime::with_env(&RuntimeOptions { require_hook_approval: Some(scope), ..p.options() }, &|_| None).unwrap()
 }
 
 #[tokio::test]
@@ -84,7 +84,8 @@ async fn project_hooks_of_claude_codex_and_native_need_approval() {
     let (code, out, err) = cli(&p, &["trust", "list"]).await;
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.lines().any(|l| l.starts_with("unapproved\tproject\tclaude:PreToolUse\t") && l.ends_with("\tsh guard.sh")),
+        out.lines().any(|l| l.starts_with("unapproved\tproject\tclaude:PreToolUse\t")
+            && l.ends_with("\tsh guard.sh\tharness: runs (Claude Code runs project hooks without a trust step in headless (-p) mode)")),
         "{out}"
     );
     assert_eq!(cli(&p, &["trust", "approve", "sh guard.sh"]).await.0, 0);
@@ -118,8 +119,8 @@ async fn project_hooks_of_claude_codex_and_native_need_approval() {
 #[test]
 fn require_hook_approval_reads_booleans_and_scopes() {
     let parse = |v: serde_json::Value| serde_json::from_value::<RuntimeOptions>(json!({"requireHookApproval": v}));
-    assert_eq!(parse(json!(true)).unwrap().require_hook_approval, ApprovalScope::Project);
-    assert_eq!(parse(json!(false)).unwrap().require_hook_approval, ApprovalScope::Off);
-    assert_eq!(parse(json!("all")).unwrap().require_hook_approval, ApprovalScope::All);
+    assert_eq!(parse(json!(true)).unwrap().require_hook_approval, Some(ApprovalScope::Project));
+    assert_eq!(parse(json!(false)).unwrap().require_hook_approval, Some(ApprovalScope::Off));
+    assert_eq!(parse(json!("all")).unwrap().require_hook_approval, Some(ApprovalScope::All));
     assert!(parse(json!("everything")).unwrap_err().to_string().contains("requireHookApproval must be"));
 }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import { spawn, execFileSync } from 'node:child_process'
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, statSync, existsSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { createHash } from 'node:crypto'
 import { join, dirname } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { startMockModel } from './mock-model.mjs'
@@ -20,17 +21,18 @@ const dshBin = join(dshDir, 'node_modules', '@deepseek-ai', 'dsh', 'lib', 'bin.j
 const TASK = 'Please run a shell command for me'
 
 /** Runs one headless dsh turn in a fresh workspace holding `files`. */
-async function runDsh(t, { files = {}, config = {}, task = TASK }) {
+async function runDsh(t, { files = {}, homeFiles = {}, config = {}, task = TASK }) {
   const root = mkdtempSync(join(tmpdir(), 'hookrt-dsh-'))
   t.after(() => rmSync(root, { recursive: true, force: true }))
   const ws = join(root, 'ws')
   const home = join(root, 'home')
   const dshHome = join(root, 'dsh-home')
   for (const d of [ws, home, dshHome]) mkdirSync(d, { recursive: true })
-  for (const [rel, text] of Object.entries(files)) {
-    const p = join(ws, rel)
+  const all = [...Object.entries(files).map(([rel, text]) => [join(ws, rel), text]), ...Object.entries(homeFiles).map(([rel, text]) => [join(home, rel), text])]
+  for (const [p, text] of all) {
     mkdirSync(dirname(p), { recursive: true })
-    writeFileSync(p, typeof text === 'string' ? text.replaceAll('{ws}', ws) : JSON.stringify(text).replaceAll('{ws}', ws))
+    const body = typeof text === 'function' ? text(ws) : typeof text === 'string' ? text : JSON.stringify(text)
+    writeFileSync(p, body.replaceAll('{ws}', ws))
   }
   const patch = join(root, 'patch.yml')
   writeFileSync(patch, `- insert:\n    - id: hookrt\n      name: '${pluginEntry}'\n      config: ${JSON.stringify(config)}\n`)
@@ -181,12 +183,30 @@ test('a SessionStart hook\'s context reaches the first request', async (t) => {
   assert.ok(first.messages.some((m) => m.text.includes('SESSION-CONTEXT-7')), JSON.stringify(first.messages))
 })
 
+const CODEX_HOOK = 'cat > {ws}/codex.stdin; echo codex >> {ws}/ran.log'
+const codexFiles = {
+  '.codex/hooks.json': { hooks: { PreToolUse: [{ matcher: '^bash$', hooks: [{ type: 'command', command: CODEX_HOOK }] }] } },
+  '.dsh-hooks.json': { version: 1, events: { 'tool:before': [{ matcher: 'Bash', hooks: [{ type: 'shell', command: 'echo native >> {ws}/ran.log' }] }] } },
+}
+
+test('a Codex hook Codex would not run (no trusted hash) is skipped; the native one runs', async (t) => {
+  const r = await runDsh(t, { files: codexFiles })
+  assert.equal(r.code, 0, explain(r))
+  assert.deepEqual(r.read('ran.log').trim().split('\n'), ['native'])
+})
+
+/** What Codex's /hooks records for a trusted hook: SHA-256 of its identity, keys sorted. */
+function codexTrust(ws, command) {
+  const identity = JSON.stringify({ event_name: 'pre_tool_use', hooks: [{ async: false, command, timeout: 600, type: 'command' }], matcher: '^bash$' })
+  const hash = 'sha256:' + createHash('sha256').update(identity).digest('hex')
+  return `[projects."${ws}"]\ntrust_level = "trusted"\n\n[hooks.state."${ws}/.codex/hooks.json:pre_tool_use:0:0"]\ntrusted_hash = "${hash}"\n`
+}
+
 test('codex-dialect and native hooks in one workspace both run', async (t) => {
   const r = await runDsh(t, {
-    files: {
-      '.codex/hooks.json': { hooks: { PreToolUse: [{ matcher: '^bash$', hooks: [{ command: 'cat > {ws}/codex.stdin; echo codex >> {ws}/ran.log' }] }] } },
-      '.dsh-hooks.json': { version: 1, events: { 'tool:before': [{ matcher: 'Bash', hooks: [{ type: 'shell', command: 'echo native >> {ws}/ran.log' }] }] } },
-    },
+    files: codexFiles,
+    // Codex's own trust for this hook, as Codex writes it into ~/.codex/config.toml.
+    homeFiles: { '.codex/config.toml': (ws) => codexTrust(ws, CODEX_HOOK.replaceAll('{ws}', ws)) },
   })
   assert.equal(r.code, 0, explain(r))
   assert.deepEqual(r.read('ran.log').trim().split('\n').sort(), ['codex', 'native'])

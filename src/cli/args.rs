@@ -54,9 +54,11 @@ pub(crate) struct Shared {
     /// Project directory (CLAUDE_PROJECT_DIR).
     #[arg(long, global = true, value_name = "DIR")]
     pub project_dir: Option<PathBuf>,
-    /// Skip hooks not approved with `hookrt trust approve`: `project` (the default when given
-    /// without a value: project and local files of every dialect, and Hermes hooks) or `all`.
-    #[arg(long, global = true, value_name = "SCOPE", num_args = 0..=1, require_equals = true, default_missing_value = "project", value_parser = ["project", "all", "off"])]
+    /// Which hooks run: `harness` (the default, except for `listen`: each hook exactly when its
+    /// own harness would, by that harness's trust records, or when approved with `hookrt trust
+    /// approve`), `project` (the value when none is given: project and local hooks need
+    /// hookrt's approval), `all`, or `off`.
+    #[arg(long, global = true, value_name = "SCOPE", num_args = 0..=1, require_equals = true, default_missing_value = "project", value_parser = ["harness", "project", "all", "off"])]
     pub require_hook_approval: Option<String>,
     /// A Claude Code plugin directory whose hooks/hooks.json is loaded (repeatable).
     #[arg(long = "plugin", global = true, value_name = "DIR")]
@@ -215,11 +217,7 @@ impl Shared {
             on_error: self.on_error.as_deref().and_then(OnError::parse),
             project_dir: self.project_dir.clone(),
             reap_orphans: Some(true),
-            require_hook_approval: self
-                .require_hook_approval
-                .as_deref()
-                .and_then(ApprovalScope::parse)
-                .unwrap_or_default(),
+            require_hook_approval: self.require_hook_approval.as_deref().and_then(ApprovalScope::parse),
             drop_in: listen,
             plugins: self
                 .plugins

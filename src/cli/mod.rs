@@ -70,7 +70,13 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, mut io: Io<'_>)
         }
         Some(c) => c,
     };
-    let rt = match Runtime::new(&cli.shared.options(matches!(command, Command::Listen))) {
+    let mut options = cli.shared.options(matches!(command, Command::Listen));
+    // `validate`, `list` and `dump` describe the files, not whether their harnesses trust them
+    // (`trust list` and `doctor` say that), unless a mode is asked for.
+    if matches!(command, Command::Validate { .. } | Command::List | Command::Dump) {
+        options.require_hook_approval.get_or_insert(crate::vocab::ApprovalScope::Off);
+    }
+    let rt = match Runtime::new(&options) {
         Ok(rt) => Arc::new(rt),
         Err(e) => {
             let _ = writeln!(io.err, "hookrt: {e}");

@@ -31,7 +31,13 @@ fn list(listed: &[ListedHook], json: bool, io: Io<'_>) -> i32 {
         let status = serde_json::to_value(h.status).ok().and_then(|v| v.as_str().map(str::to_owned));
         let hash = h.sha256.as_deref().map(|s| &s[..12.min(s.len())]).unwrap_or("-");
         let scope = h.scope.as_str();
-        let _ = writeln!(io.out, "{}\t{scope}\t{}\t{hash}\t{}", status.unwrap_or_default(), h.event, h.command);
+        let harness = match &h.harness {
+            Some(v) if v.disabled => format!("\tharness: disabled ({})", v.rule),
+            Some(v) => format!("\tharness: {} ({})", if v.runs { "runs" } else { "skips" }, v.rule),
+            None => String::new(),
+        };
+        let status = status.unwrap_or_default();
+        let _ = writeln!(io.out, "{status}\t{scope}\t{}\t{hash}\t{}{harness}", h.event, h.command);
     }
     0
 }

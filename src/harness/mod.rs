@@ -15,6 +15,7 @@ pub(crate) mod opencode;
 pub(crate) mod registry;
 pub(crate) mod stdin;
 pub(crate) mod tools;
+pub(crate) mod trust;
 pub(crate) mod windsurf;
 
 use crate::config::{Candidate, FileCtx, Hook, LoadSink, PluginDir, Roots};
@@ -274,6 +275,12 @@ pub(crate) trait Harness: Sync {
 
     fn consent(&self) -> Consent {
         Consent::Scoped
+    }
+
+    /// Whether it would run each of a file's hooks, by its own trust records (read-only).
+    fn trust(&self, _ctx: &trust::TrustCtx, hooks: &[Hook]) -> Vec<trust::Verdict> {
+        let name = self.dialect().as_str();
+        trust::each(hooks, trust::Verdict::not_gated(format!("{name} runs its hooks without a trust record")))
     }
 
     /// Drops the project hooks (from `first` on) its own trust record does not hold.

@@ -6,6 +6,7 @@
 //! is listed and, once any approval is required, skipped until approved.
 
 use crate::config::{Candidate, HandlerSpec, Hook};
+use crate::harness::trust::Verdict;
 use crate::load::trust_store::{script_hash, TrustStatus, TrustStore};
 use crate::vocab::{ApprovalScope, Diagnostic, Scope};
 use serde::Serialize;
@@ -24,6 +25,9 @@ pub struct ListedHook {
     pub file: String,
     /// Where the file sits (`hookrt trust approve --scope`).
     pub scope: Scope,
+    /// What the hook's own harness says of it, by its trust records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub harness: Option<Verdict>,
 }
 
 /// How consent is applied while loading.
@@ -82,6 +86,7 @@ pub(crate) fn assess(
         status,
         file: file.display().to_string(),
         scope,
+        harness: None,
     }
 }
 
@@ -165,6 +170,64 @@ pub(crate) fn gate_every(
         } else {
             i += 1;
         }
+    }
+}
+
+/// `requireHookApproval: "harness"` for the hooks a file added (from `first` on), given their
+/// harness's verdicts: a hook runs when its harness would run it or hookrt's own approval
+/// holds; otherwise it is skipped with a warning naming the rule and how to approve. Every hook
+/// a harness gates is listed for `hookrt trust`, with both verdicts.
+pub(crate) fn gate_harness(
+    cand: &Candidate,
+    (first, verdicts): (usize, Vec<Verdict>),
+    (hooks, project): (&mut Vec<Hook>, &Path),
+    c: &Consent,
+    out: Out,
+) {
+    let base = if hooks.get(first).is_some_and(|h| h.dialect == crate::vocab::Dialect::Hermes) {
+        cand.path.parent().unwrap_or(Path::new("/"))
+    } else {
+        project
+    };
+    let mut verdicts = verdicts.into_iter();
+    let mut i = first;
+    while i < hooks.len() {
+        let Some(v) = verdicts.next() else { return };
+        if !v.gated && !matches!(cand.scope, Scope::Project | Scope::Local) {
+            i += 1;
+            continue;
+        }
+        // Hermes approvals name the bare event, as Hermes' own allowlist does.
+        let (event, command) = match hooks[i].dialect {
+            crate::vocab::Dialect::Hermes => (hooks[i].event.clone(), command_of(&hooks[i])),
+            _ => key(&hooks[i]),
+        };
+        let argv = argv_of(&hooks[i], &command);
+        let mut entry = assess(&c.store, false, (&event, &command), &argv, base, (&cand.path, cand.scope));
+        let keep = v.runs || v.disabled || entry.status == TrustStatus::Approved;
+        if !keep {
+            let quoted = shlex::try_quote(&command).unwrap_or_default();
+            let how = v.approve.as_deref().map(|a| format!("{a}, or ")).unwrap_or_default();
+            let m = format!("hook {command:?} skipped: {}; {how}run `hookrt trust approve {quoted}`", v.rule);
+            out.diagnostics.push(Diagnostic::warning(&cand.path, Some(&hooks[i].event), m));
+        }
+        entry.harness = Some(v);
+        out.listed.push(entry);
+        if keep {
+            i += 1;
+        } else {
+            hooks.remove(i);
+        }
+    }
+}
+
+/// The words of a hook's command, for finding the script it runs.
+fn argv_of(h: &Hook, command: &str) -> Vec<String> {
+    match &h.handler {
+        HandlerSpec::Shell { command, args: Some(args), .. } => {
+            std::iter::once(command.clone()).chain(args.iter().cloned()).collect()
+        }
+        _ => shlex::split(command).unwrap_or_default(),
     }
 }
 

@@ -11,6 +11,7 @@ pub(crate) mod table;
 pub(crate) mod trust_store;
 
 use crate::config::{Candidate, Hook, PluginDir, Roots, Substitutions};
+pub use crate::harness::trust::{TrustEnv, Verdict};
 use crate::vocab::{ApprovalScope, Diagnostic, Dialect, IfRules, Origin, Scope};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -65,6 +66,8 @@ pub struct LoadOptions {
     pub codex_home: Option<PathBuf>,
     /// `$HERMES_HOME` (Hermes' folder; `home/.hermes` without it).
     pub hermes_home: Option<PathBuf>,
+    /// What the environment says about each harness's trust (`requireHookApproval: "harness"`).
+    pub trust_env: TrustEnv,
 }
 
 impl LoadOptions {

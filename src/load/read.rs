@@ -3,11 +3,12 @@
 
 use crate::config::file::{parse_root, read_text, ReadError};
 use crate::config::{Candidate, FileCtx, Hook, LoadSink, OutboundTarget};
+use crate::harness::trust::TrustCtx;
 use crate::harness::{self, Consent as Rule};
 use crate::load::consent::{self, Consent};
 use crate::load::switches::Switches;
 use crate::load::{dedup, HookTable, LoadOptions, Loaded, Source};
-use crate::vocab::{Diagnostic, Dialect, Origin, Scope};
+use crate::vocab::{ApprovalScope, Diagnostic, Dialect, Origin, Scope};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -71,7 +72,21 @@ impl<'a> Reader<'a> {
         let first = self.hooks.len();
         let (dialect, groups, auto_accept) = self.parse(cand, text);
         let h = harness::of(dialect);
+        let verdicts = (first < self.hooks.len()).then(|| {
+            let ctx = TrustCtx { cand, roots: self.opts.roots(), env: &self.opts.trust_env, auto_accept };
+            h.trust(&ctx, &self.hooks[first..])
+        });
+        // A harness's own switch (Codex `[hooks.state] enabled = false`) holds in every mode.
+        for (hook, v) in self.hooks[first..].iter_mut().zip(verdicts.iter().flatten()) {
+            hook.enabled &= !v.disabled;
+        }
         let out = consent::Out { diagnostics: &mut self.diagnostics, listed: &mut self.listed };
+        if self.opts.require_approval == ApprovalScope::Harness {
+            let verdicts = verdicts.unwrap_or_default();
+            consent::gate_harness(cand, (first, verdicts), (&mut self.hooks, &self.opts.cwd), &self.consent, out);
+            self.sources.push(Source { file: cand.path.display().to_string(), dialect, scope: cand.scope, groups });
+            return;
+        }
         match h.consent() {
             Rule::Scoped => consent::gate(cand, first, &mut self.hooks, &self.opts.cwd, &self.consent, out),
             Rule::EveryHook => consent::gate_every(cand, first, &mut self.hooks, auto_accept, &self.consent, out),

@@ -65,8 +65,11 @@ pub struct RuntimeOptions {
     pub reap_orphans: Option<bool>,
     /// Match claude literal matchers without regard to case (hosts with lower-case tool names).
     pub case_insensitive_tools: bool,
-    /// Unapproved Hermes shell hooks do not run (default: they run, with a warning).
-    pub require_hook_approval: ApprovalScope,
+    /// Which hooks need an approval before they run: `"harness"` (the default; `hookrt
+    /// listen`'s is none) runs each hook exactly when its own harness would, by that harness's
+    /// trust records; `"project"`, `"all"` and `"off"` use hookrt's approvals only
+    /// (docs/security.md).
+    pub require_hook_approval: Option<ApprovalScope>,
     /// Set by `hookrt listen` (a drop-in for the JavaScript implementation): notices that are
     /// not in its contract go to the log instead of the diagnostics.
     #[serde(skip)]
@@ -229,7 +232,11 @@ impl RuntimeOptions {
             dialect: self.dialect,
             hooks_off: env("HOOKS").as_deref() == Some("0"),
             subst: Substitutions { vars },
-            require_approval: self.require_hook_approval,
+            require_approval: self.require_hook_approval.unwrap_or(if self.drop_in {
+                ApprovalScope::Unset
+            } else {
+                ApprovalScope::Harness
+            }),
             drop_in: self.drop_in,
             accept_hooks: env("HERMES_ACCEPT_HOOKS").as_deref() == Some("1"),
             plugins: self.plugins.clone(),
@@ -240,6 +247,7 @@ impl RuntimeOptions {
             system_dir: self.system_dir.clone().unwrap_or_else(|| PathBuf::from("/etc")),
             codex_home: nonempty(env, "CODEX_HOME").map(PathBuf::from),
             hermes_home: nonempty(env, "HERMES_HOME").map(PathBuf::from),
+            trust_env: crate::load::TrustEnv::read(env),
             policy: match &self.managed_settings_path {
                 Some(p) => Policy::At(p.clone()),
                 None => Policy::Default,

@@ -61,6 +61,10 @@ pub enum ApprovalScope {
     Project,
     /// Every hook but managed ones.
     All,
+    /// Each file's hooks run exactly when their own harness would run them: Codex's trusted
+    /// hashes and project trust, Gemini's folder trust, Copilot's trusted folders, Hermes'
+    /// allowlist (read-only); `hookrt trust approve` adds to them (docs/security.md).
+    Harness,
 }
 
 impl ApprovalScope {
@@ -75,6 +79,7 @@ impl ApprovalScope {
             "off" | "false" => Some(Self::Off),
             "project" | "true" => Some(Self::Project),
             "all" => Some(Self::All),
+            "harness" => Some(Self::Harness),
             _ => None,
         }
     }
@@ -82,7 +87,7 @@ impl ApprovalScope {
     /// Whether hooks of a file in `scope` are skipped until approved.
     pub fn gates(self, scope: Scope) -> bool {
         match self {
-            Self::Unset | Self::Off => false,
+            Self::Unset | Self::Off | Self::Harness => false,
             Self::Project => matches!(scope, Scope::Project | Scope::Local),
             Self::All => scope != Scope::Managed,
         }
@@ -101,7 +106,7 @@ impl<'de> Deserialize<'de> for ApprovalScope {
             Raw::Flag(b) => Ok(if b { Self::Project } else { Self::Off }),
             Raw::Word(w) => Self::parse(&w).ok_or_else(|| {
                 serde::de::Error::custom(format!(
-                    "requireHookApproval must be true, false, \"project\" or \"all\", not {w:?}"
+                    "requireHookApproval must be true, false, \"harness\", \"project\", \"all\" or \"off\", not {w:?}"
                 ))
             }),
         }
@@ -115,8 +120,8 @@ impl schemars::JsonSchema for ApprovalScope {
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
-            "description": "Which hooks need an approval before they run: `true` is `\"project\"`, `false` is `\"off\"`.",
-            "oneOf": [{"type": "boolean"}, {"enum": ["project", "all", "off"]}]
+            "description": "Which hooks need an approval before they run: `\"harness\"` (the default) runs a hook when its own harness would; `true` is `\"project\"`, `false` is `\"off\"`.",
+            "oneOf": [{"type": "boolean"}, {"enum": ["harness", "project", "all", "off"]}]
         })
     }
 }

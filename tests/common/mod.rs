@@ -50,6 +50,9 @@ impl Project {
             managed_settings_path: Some(self.path("managed-settings.json")),
             // Never the machine's own /etc/cursor, /etc/gemini-cli, /etc/windsurf.
             system_dir: Some(self.path("etc")),
+            // Every hook runs (with the notice about unapproved project hooks); the trust tests
+            // choose their mode themselves.
+            require_hook_approval: Some(hookrt::ApprovalScope::Unset),
             ..Default::default()
         }
     }

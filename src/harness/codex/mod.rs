@@ -4,10 +4,12 @@
 //! `PostToolUse` groups run for every outcome.
 
 mod answer;
+pub(crate) mod trust;
 
-use crate::config::{Candidate, FileCtx, LoadSink, Roots};
+use crate::config::{Candidate, FileCtx, Hook, LoadSink, Roots};
 use crate::harness::claude::groups::GroupRules;
 use crate::harness::stdin::{tool_output_text, Stdin, CLAUDE_ONLY};
+use crate::harness::trust::{TrustCtx, Verdict};
 use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Answer, CanonicalEvent, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, Shell};
@@ -83,8 +85,21 @@ impl Harness for Codex {
         !is_toml(path)
     }
 
+    /// `[hooks.state]` of a `config.toml` is Codex's trust and enablement record, not an event.
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        let state = root.get("hooks").and_then(Value::as_object).is_some_and(|h| h.contains_key("state"));
+        if is_toml(ctx.path) && state {
+            let mut root = root.clone();
+            if let Some(Value::Object(h)) = root.get_mut("hooks") {
+                h.remove("state");
+            }
+            return crate::harness::claude::parse_member(ctx, RULES, &root, self.dedicated(ctx.path), sink);
+        }
         crate::harness::claude::parse_member(ctx, RULES, root, self.dedicated(ctx.path), sink)
+    }
+
+    fn trust(&self, ctx: &TrustCtx, hooks: &[Hook]) -> Vec<Verdict> {
+        trust::verdicts(ctx, hooks)
     }
 
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {

@@ -4,6 +4,7 @@
 //! `modifiedArgs` answers, its own exit-code rules, and a file's hooks run one after the other.
 
 mod input;
+mod trust;
 
 use crate::config::candidate::sorted_dir;
 use crate::config::entry::{self, Entry, Unit};
@@ -106,6 +107,14 @@ impl Harness for Copilot {
 
     /// Copilot CLI 1.0.102 tells its hooks where the project and the hook's file are, and keeps
     /// its model provider's settings (and secrets) from them.
+    fn trust(
+        &self,
+        ctx: &crate::harness::trust::TrustCtx,
+        hooks: &[crate::config::Hook],
+    ) -> Vec<crate::harness::trust::Verdict> {
+        trust::verdicts(ctx, hooks)
+    }
+
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
         let hook_dir = e.file.parent().map(|d| d.display().to_string()).unwrap_or_default();
         vec![

@@ -137,6 +137,10 @@ impl Harness for Gemini {
         true
     }
 
+    fn trust(&self, ctx: &crate::harness::trust::TrustCtx, hooks: &[Hook]) -> Vec<crate::harness::trust::Verdict> {
+        trust::verdicts(ctx, hooks)
+    }
+
     fn consent(&self) -> Consent {
         Consent::Own
     }

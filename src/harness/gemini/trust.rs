@@ -1,9 +1,12 @@
-//! Gemini's consent for project hooks: `home/.gemini/trusted_hooks.json` maps a project
-//! directory to the `name:command` keys its user trusted.
+//! Gemini's trust: folder trust, which gates every hook (`requireHookApproval: "harness"`), and
+//! its fingerprints of project hooks, `home/.gemini/trusted_hooks.json`, which map a project
+//! directory to the `name:command` keys its user trusted (`"project"` and `"all"`).
 
 use crate::config::{HandlerSpec, Hook, Roots};
+use crate::harness::trust::{each, read_json, within, TrustCtx, Verdict};
 use crate::vocab::{Diagnostic, Severity};
 use serde_json::Value;
+use std::path::Path;
 
 /// Under `requireHookApproval`, project
 /// hooks (from `first` on) without such a key are dropped with a warning, as Gemini skips them.
@@ -38,5 +41,55 @@ pub(crate) fn keep_trusted(hooks: &mut Vec<Hook>, first: usize, roots: Roots, di
             ),
         });
         hooks.remove(i);
+    }
+}
+
+/// Gemini CLI 0.61.0's folder trust, which gates every hook, user-level too: the workspace is
+/// trusted when `GEMINI_CLI_TRUST_WORKSPACE=true`, when the user settings switch folder trust off
+/// (`security.folderTrust.enabled: false`), or when the longest rule of
+/// `~/.gemini/trustedFolders.json` that covers it says `TRUST_FOLDER` or `TRUST_PARENT`;
+/// otherwise Gemini refuses to run (headless: exit 55) and no hook runs.
+pub(crate) fn verdicts(ctx: &TrustCtx, hooks: &[Hook]) -> Vec<Verdict> {
+    each(hooks, folder(ctx))
+}
+
+fn folder(ctx: &TrustCtx) -> Verdict {
+    if ctx.env.gemini_trust_workspace {
+        return Verdict::trusted("GEMINI_CLI_TRUST_WORKSPACE=true");
+    }
+    let dir = ctx.roots.home.join(".gemini");
+    let settings = read_json(&dir.join("settings.json")).unwrap_or(Value::Null);
+    let enabled = settings.pointer("/security/folderTrust/enabled").and_then(Value::as_bool).unwrap_or(true);
+    if !enabled {
+        return Verdict::trusted("folder trust is off (security.folderTrust.enabled: false)");
+    }
+    let file = dir.join("trustedFolders.json");
+    let rules = read_json(&file).unwrap_or(Value::Null);
+    let cwd = ctx.roots.cwd;
+    let mut best: Option<(usize, &str)> = None;
+    for (path, level) in rules.as_object().into_iter().flatten() {
+        let Some(level) = level.as_str() else { continue };
+        let root = Path::new(path);
+        let effective = if level == "TRUST_PARENT" { root.parent().unwrap_or(root) } else { root };
+        if within(cwd, effective) && best.is_none_or(|(len, _)| path.len() > len) {
+            best = Some((path.len(), level));
+        }
+    }
+    let approve = "trust the folder in `gemini` (/permissions), or set GEMINI_CLI_TRUST_WORKSPACE=true";
+    match best.map(|(_, l)| l) {
+        Some("TRUST_FOLDER" | "TRUST_PARENT") => {
+            Verdict::trusted(format!("{} is trusted in {}", cwd.display(), file.display()))
+        }
+        Some("DO_NOT_TRUST") => {
+            Verdict::refused(format!("{} is marked DO_NOT_TRUST in {}", cwd.display(), file.display()), approve)
+        }
+        _ => Verdict::refused(
+            format!(
+                "Gemini CLI runs no hook in a folder it does not trust ({} has no rule in {})",
+                cwd.display(),
+                file.display()
+            ),
+            approve,
+        ),
     }
 }

@@ -6,6 +6,7 @@
 
 mod config;
 mod input;
+mod trust;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::{Consent, Discovery, EnvCtx, Harness, PayloadCtx};
@@ -116,6 +117,14 @@ impl Harness for Hermes {
 
     fn names_tools(&self) -> bool {
         true
+    }
+
+    fn trust(
+        &self,
+        ctx: &crate::harness::trust::TrustCtx,
+        hooks: &[crate::config::Hook],
+    ) -> Vec<crate::harness::trust::Verdict> {
+        trust::verdicts(ctx, hooks)
     }
 
     fn consent(&self) -> Consent {
