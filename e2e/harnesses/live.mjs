@@ -9,6 +9,9 @@
 // chance (Copilot's sessionStart and userPromptSubmitted). A scenario that drifts is run once more,
 // and reported only if it drifts again (a machine busy enough to trip a harness's own timers).
 //
+// Then, for Codex, Gemini CLI, Copilot CLI and Hermes, an untrusted and a trusted session each
+// (trust.mjs): hookrt's verdict on the same files must be the harness's.
+//
 // Usage: node e2e/harnesses/live.mjs [--kits a,b] [--scenarios S1,S2] [--keep DIR]
 import fs from 'node:fs'
 import os from 'node:os'
@@ -16,6 +19,7 @@ import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { KITS, KIT_NAMES } from './kits.mjs'
 import { RECORDINGS, recordOne, setup, installDir } from './record.mjs'
+import { trustChecks } from './trust.mjs'
 
 const args = process.argv.slice(2)
 const opt = k => { const i = args.indexOf(k); return i >= 0 ? args[i + 1] : undefined }
@@ -107,7 +111,10 @@ function main() {
   }
   console.log(`\n${compared} scenarios run, ${failed} drifted from e2e/recordings${keep ? `; fresh recordings in ${fresh}` : ''}`)
   if (!keep) fs.rmSync(fresh, { recursive: true, force: true })
-  process.exit(failed ? 1 : 0)
+  // Trust: an untrusted and a trusted setup per gating harness; hookrt's verdict must be theirs.
+  const distrust = only ? [] : trustChecks(kits)
+  console.log(`trust: ${distrust.length ? `hookrt's verdicts differ:\n  ${distrust.join('\n  ')}` : 'hookrt agrees with every harness'}`)
+  process.exit(failed || distrust.length ? 1 : 0)
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) main()

@@ -39,7 +39,7 @@ export function setup(kit) {
 }
 
 /** Runs one scenario in the real harness; returns the session folder and the run.sh printout. */
-export function runScenario(kit, scenario, tmp) {
+export function runScenario(kit, scenario, tmp, extraEnv = {}) {
   const k = KITS[kit]
   const v = k.variant(scenario)
   // the recordings are of a developer's session: CI=true changes what some harnesses do
@@ -47,7 +47,7 @@ export function runScenario(kit, scenario, tmp) {
   const env = {
     // Hermes hands its own environment on to its hooks, SHELL included; a CI runner may have none
     // set, so every session gets the login shell the recordings were made with.
-    ...outer, SHELL: '/bin/bash', ...k.netns, ...(v.env ?? {}),
+    ...outer, SHELL: '/bin/bash', ...k.netns, ...(v.env ?? {}), ...extraEnv,
     [k.installVar]: installDir(kit), [k.runsVar]: path.join(tmp, 'runs'), CAPTURES: path.join(tmp, 'captures'),
   }
   const r = spawnSync('bash', [path.join(HERE, kit, 'run.sh'), v.scenario ?? scenario], {

@@ -10,6 +10,7 @@
 #               ./captures were made from such a folder with ../sanitize-captures.mjs)
 #      HOOK_FORMAT=pascal  use the VS Code/Claude-compatible PascalCase event names (captures get -pascal)
 #      TRUST=0             do not pass --trust-folder (to see whether repo hooks load untrusted)
+#      TRUST=persist       no --trust-folder; the project listed in trusted_folders of $COPILOT_HOME/config.json
 #      UNSHARE=1           run mock + harness inside `unshare -n` (loopback only)
 set -uo pipefail
 S=${1:?scenario}
@@ -67,7 +68,12 @@ JS
 
 MOCK_PORT_FILE=$RUN/port "$NODE" "$KIT/mock-llm.mjs" 0 "$MOCKLOG" > "$RUN/mock.out" 2>&1 & MP=$!
 for i in $(seq 50); do [ -s "$RUN/port" ] && break; sleep 0.1; done; P=$(cat "$RUN/port")
-TRUSTFLAG=--trust-folder; [ "${TRUST:-1}" = 0 ] && TRUSTFLAG=
+TRUSTFLAG=--trust-folder; [ "${TRUST:-1}" = 1 ] || TRUSTFLAG=
+# TRUST=persist: no flag; the project is a trusted folder in $COPILOT_HOME/config.json, as Copilot records
+# "trust this folder for future sessions"
+if [ "${TRUST:-1}" = persist ]; then
+  "$NODE" -e 'const fs=require("fs"),[f,d]=process.argv.slice(1);let j={};try{j=JSON.parse(fs.readFileSync(f,"utf8"))}catch{};j.trusted_folders=[...(j.trusted_folders||[]),d];fs.writeFileSync(f,JSON.stringify(j,null,2))' "$RUN/home/.copilot/config.json" "$RUN/proj"
+fi
 PROMPT="Run the shell command: echo hi"
 T0=$(date +%s.%N)
 ( cd "$RUN/proj" && env -i PATH="$(dirname "$NODE"):/usr/local/bin:/usr/bin:/bin" HOME="$RUN/home" COPILOT_HOME="$RUN/home/.copilot" \

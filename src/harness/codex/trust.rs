@@ -6,8 +6,9 @@
 //!   `trusted_hash` equal to the hook's current hash, and `enabled = false` there switches it off.
 //!
 //! The hash is Codex's own: SHA-256 over the JSON (keys sorted, no spaces) of the hook's
-//! normalised identity — `event_name`, the group's `matcher` (none on UserPromptSubmit and
-//! Stop) and the one handler with `timeout` filled in (600 s, SessionEnd 1–3 s) and `async` —
+//! normalised identity — `event_name`, the group's `matcher` (none on UserPromptSubmit, Stop,
+//! Interrupt and PreModelRequest) and the one handler with `timeout` filled in (600 s;
+//! SessionEnd and Interrupt 1–3 s) and `async` —
 //! checked against hashes the real binary reported (`tests/trust.rs`).
 
 use crate::config::Hook;
@@ -141,7 +142,10 @@ pub(crate) fn current_hash(event: &str, group: &Value, handler: &Value) -> Optio
     }
     let command = handler.get("command")?.as_str()?;
     let timeout = handler.get("timeout").or_else(|| handler.get("timeoutSec")).and_then(Value::as_u64);
-    let timeout = if event == "SessionEnd" { timeout.unwrap_or(1).clamp(1, 3) } else { timeout.unwrap_or(600).max(1) };
+    let timeout = match event {
+        "SessionEnd" | "Interrupt" => timeout.unwrap_or(1).clamp(1, 3),
+        _ => timeout.unwrap_or(600).max(1),
+    };
     let mut h = Map::new();
     h.insert("type".into(), "command".into());
     h.insert("command".into(), command.into());
@@ -152,7 +156,7 @@ pub(crate) fn current_hash(event: &str, group: &Value, handler: &Value) -> Optio
     }
     let mut identity = Map::new();
     identity.insert("event_name".into(), snake(event).into());
-    if !matches!(event, "UserPromptSubmit" | "Stop") {
+    if !matches!(event, "UserPromptSubmit" | "Stop" | "Interrupt" | "PreModelRequest") {
         if let Some(m) = group.get("matcher").and_then(Value::as_str) {
             identity.insert("matcher".into(), m.into());
         }
@@ -225,6 +229,42 @@ mod tests {
                 json!({}),
                 json!({"type": "command", "command": "echo stop", "async": true}),
                 "15ef4f26bc8f6b43c1e00904949feba5dfe0587e2ee2bdb93017aab285582f31",
+            ),
+            (
+                "Interrupt",
+                json!({}),
+                json!({"type": "command", "command": "echo i"}),
+                "7181efa38f7a375410869cf16b8f63fb3fa47502036e94eb74299623757343a3",
+            ),
+            (
+                "Interrupt",
+                json!({"matcher": "x"}),
+                json!({"type": "command", "command": "echo i", "timeout": 10}),
+                "4ade3bc13d25fce0e2345f97915af7a3e36a13bb584f046cd5d395c3c07dc7d3",
+            ),
+            (
+                "PreModelRequest",
+                json!({"matcher": "m"}),
+                json!({"type": "command", "command": "echo pm"}),
+                "cd34399af885b918fb9de46bf28e1a6d75715d184604077a53bb14e628a74cc4",
+            ),
+            (
+                "SubagentStop",
+                json!({"matcher": "m"}),
+                json!({"type": "command", "command": "echo ss"}),
+                "36ae16341bab40321e90f529291eb2c6baab36de8212c4794fb350d0478e5921",
+            ),
+            (
+                "PermissionRequest",
+                json!({"matcher": "m"}),
+                json!({"type": "command", "command": "echo a"}),
+                "7157fd904481dd0dcfb581642904fe03aa3a4ca64cf2fd83c12dac1c3a369f1c",
+            ),
+            (
+                "PreCompact",
+                json!({"matcher": "m"}),
+                json!({"type": "command", "command": "echo a"}),
+                "a0c3349bf5b14b0cea4147ec440fd928311d0987b152735f99822ac2cfb4d215",
             ),
         ];
         for (event, group, handler, want) in cases {
