@@ -81,13 +81,11 @@ impl<'a> Reader<'a> {
             hook.enabled &= !v.disabled;
         }
         let out = consent::Out { diagnostics: &mut self.diagnostics, listed: &mut self.listed };
-        if self.opts.require_approval == ApprovalScope::Harness {
-            let verdicts = verdicts.unwrap_or_default();
-            consent::gate_harness(cand, (first, verdicts), (&mut self.hooks, &self.opts.cwd), &self.consent, out);
-            self.sources.push(Source { file: cand.path.display().to_string(), dialect, scope: cand.scope, groups });
-            return;
-        }
         match h.consent() {
+            _ if self.opts.require_approval == ApprovalScope::Harness => {
+                let verdicts = verdicts.unwrap_or_default();
+                consent::gate_harness(cand, (first, verdicts), (&mut self.hooks, &self.opts.cwd), &self.consent, out);
+            }
             Rule::Scoped => consent::gate(cand, first, &mut self.hooks, &self.opts.cwd, &self.consent, out),
             Rule::EveryHook => consent::gate_every(cand, first, &mut self.hooks, auto_accept, &self.consent, out),
             Rule::Own => {

@@ -224,6 +224,7 @@ impl RuntimeOptions {
             vars.push(("CLAUDE_PLUGIN_ROOT".into(), p.display().to_string()));
         }
         vars.extend(self.vars.iter().map(|(k, v)| (k.clone(), v.clone())));
+        let trust_env = crate::load::TrustEnv::read(env);
         LoadOptions {
             home,
             cwd,
@@ -238,7 +239,8 @@ impl RuntimeOptions {
                 ApprovalScope::Harness
             }),
             drop_in: self.drop_in,
-            accept_hooks: env("HERMES_ACCEPT_HOOKS").as_deref() == Some("1"),
+            // HERMES_ACCEPT_HOOKS read once, as Hermes reads it (`1`, `true`, `yes`, `on`).
+            accept_hooks: trust_env.hermes_accept,
             plugins: self.plugins.clone(),
             if_rules: self
                 .if_rules
@@ -247,7 +249,7 @@ impl RuntimeOptions {
             system_dir: self.system_dir.clone().unwrap_or_else(|| PathBuf::from("/etc")),
             codex_home: nonempty(env, "CODEX_HOME").map(PathBuf::from),
             hermes_home: nonempty(env, "HERMES_HOME").map(PathBuf::from),
-            trust_env: crate::load::TrustEnv::read(env),
+            trust_env,
             policy: match &self.managed_settings_path {
                 Some(p) => Policy::At(p.clone()),
                 None => Policy::Default,

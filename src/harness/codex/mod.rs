@@ -88,14 +88,13 @@ impl Harness for Codex {
     /// `[hooks.state]` of a `config.toml` is Codex's trust and enablement record, not an event.
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
         let state = root.get("hooks").and_then(Value::as_object).is_some_and(|h| h.contains_key("state"));
+        let mut root = std::borrow::Cow::Borrowed(root);
         if is_toml(ctx.path) && state {
-            let mut root = root.clone();
-            if let Some(Value::Object(h)) = root.get_mut("hooks") {
+            if let Some(Value::Object(h)) = root.to_mut().get_mut("hooks") {
                 h.remove("state");
             }
-            return crate::harness::claude::parse_member(ctx, RULES, &root, self.dedicated(ctx.path), sink);
         }
-        crate::harness::claude::parse_member(ctx, RULES, root, self.dedicated(ctx.path), sink)
+        crate::harness::claude::parse_member(ctx, RULES, &root, self.dedicated(ctx.path), sink)
     }
 
     fn trust(&self, ctx: &TrustCtx, hooks: &[Hook]) -> Vec<Verdict> {
