@@ -1,7 +1,7 @@
 // `npm run bench`: hookrt's costs, each against a baseline measured in the same run on the
 // same machine (figures are ratios; absolute numbers depend on the machine's load).
 import { spawn } from 'node:child_process'
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -236,7 +236,86 @@ async function workerHook() {
   for (const d of [p.dir, one.dir, lp.dir, oneShotListen.dir]) rmSync(d, { recursive: true, force: true })
 }
 
+/** Median ms of `fn()` over `n` calls. */
+function medianMs(n, fn) {
+  const samples = []
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint()
+    fn()
+    samples.push(Number(process.hrtime.bigint() - t) / 1e6)
+  }
+  return samples.sort((a, b) => a - b)[n >> 1]
+}
+
+/**
+ * Loading (`createRuntime`, which reads every hook file): 20 and 200 hooks written with a bare
+ * interpreter name (`node ./hooks/hN.js`) and with an absolute one (`/usr/bin/node …`), against
+ * an empty project. The approval check must look at the script, never read the interpreter.
+ */
+function loadCost() {
+  const n = quick ? 10 : 30
+  const empty = projectWith({})
+  const emptyMs = medianMs(n, () => createRuntime({ cwd: empty.cwd, homeDir: empty.home }).close())
+  const figures = {}
+  for (const count of [20, 200]) {
+    for (const [form, interp] of [['bare', 'node'], ['absolute', process.execPath]]) {
+      const hooks = Array.from({ length: count }, (_, i) => ({ command: `${interp} ./hooks/h${i}.js` }))
+      const p = projectWith({ PreToolUse: [{ matcher: 'Bash', hooks }] })
+      mkdirSync(join(p.cwd, 'hooks'))
+      for (let i = 0; i < count; i++) writeFileSync(join(p.cwd, 'hooks', `h${i}.js`), `process.exit(${i % 2})\n`)
+      const ms = medianMs(n, () => createRuntime({ cwd: p.cwd, homeDir: p.home }).close())
+      figures[`${count}/${form}`] = ms
+      report(`load ${count} hooks written \`${form === 'bare' ? 'node' : interp} ./hooks/hN.js\` (median)`, ms, 'ms', 'an empty project', emptyMs, ms / emptyMs)
+      rmSync(p.dir, { recursive: true, force: true })
+    }
+    const ratio = figures[`${count}/absolute`] / figures[`${count}/bare`]
+    report(`load ${count} hooks, absolute interpreter path`, figures[`${count}/absolute`], 'ms', 'bare interpreter name', figures[`${count}/bare`], ratio, '<= 5')
+  }
+  rmSync(empty.dir, { recursive: true, force: true })
+}
+
+/** Wall ms of one process run to completion with a payload on stdin. */
+function spawnMs(cmd, args) {
+  return new Promise((resolve, reject) => {
+    const t = process.hrtime.bigint()
+    const c = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+    c.stdin.on('error', () => {})
+    c.stdin.end(JSON.stringify(payload) + '\n')
+    c.stdout.resume()
+    c.stderr.resume()
+    c.on('error', reject)
+    c.on('close', () => resolve(Number(process.hrtime.bigint() - t) / 1e6))
+  })
+}
+
+/**
+ * One-shot start-up: `hookrt run` with no matching hook as a whole process, against a bare
+ * `sh -c true` spawn, alternating pairs (medians) — as users type it (the `hookrt` bin, a
+ * shell line that hands over to the native executable) and the native executable itself.
+ */
+async function oneShot() {
+  const p = projectWith({ PreToolUse: [{ matcher: 'Bash', hooks: [{ command: 'exit 2' }] }] })
+  const native = [join(root, 'bin', 'hookrt-native'), join(root, 'node_modules', `hookrt-${process.platform}-${process.arch}-gnu`, 'hookrt')].find(existsSync)
+  const argv = ['run', '--event', 'PreToolUse', '--payload', '-', '--cwd', p.cwd, '--home', p.home]
+  const pairs = quick ? 20 : 60
+  for (const [name, cmd] of [['hookrt run (the bin)', bin], ['hookrt run (native executable)', native]]) {
+    if (!cmd) continue
+    const ours = []
+    const base = []
+    for (let i = 0; i < 3; i++) await spawnMs(cmd, argv)
+    for (let i = 0; i < pairs; i++) {
+      base.push(await spawnMs('/bin/sh', ['-c', 'true']))
+      ours.push(await spawnMs(cmd, argv))
+    }
+    const med = (x) => x.sort((a, b) => a - b)[x.length >> 1]
+    report(`one-shot ${name}, no matching hook (median of ${pairs} pairs)`, med(ours), 'ms', 'sh -c true spawn', med(base), med(ours) / med(base), '<= 2.5')
+  }
+  rmSync(p.dir, { recursive: true, force: true })
+}
+
 console.log(`hookrt bench (${quick ? 'quick' : 'full'}), node ${process.version}, ${new Date().toISOString()}`)
+loadCost()
+await oneShot()
 await noMatch()
 const raw = await oneTrueHook()
 await fiveSleepers()

@@ -34,7 +34,7 @@ pub use contract::Outcome;
 pub use convert::{convert_file, Converted, Format};
 pub use handler::oracle::parse_answer as parse_oracle_answer;
 pub use harness::{all_dispatch_names, event_names};
-pub use load::trust_store::script_hash;
+pub use load::script::{hash_file, script_hash, script_of};
 pub use load::{
     load, parse_text, store_path, ListedHook, LoadOptions, Loaded, Source, TrustEnv, TrustStatus, TrustStore, Verdict,
 };

@@ -124,3 +124,37 @@ fn require_hook_approval_reads_booleans_and_scopes() {
     assert_eq!(parse(json!("all")).unwrap().require_hook_approval, Some(ApprovalScope::All));
     assert!(parse(json!("everything")).unwrap_err().to_string().contains("requireHookApproval must be"));
 }
+
+/// An approval is about the script a hook runs, not the interpreter named before it: written
+/// `/bin/sh ./hooks/g.sh`, the approval records the script's SHA-256, holds while only other
+/// files change, and goes stale when the script is edited.
+#[tokio::test]
+async fn an_approval_is_bound_to_the_script_not_the_interpreter() {
+    use sha2::{Digest, Sha256};
+    let p = Project::new();
+    let script = p.write("proj/hooks/g.sh", "echo v1 >&2; exit 2\n");
+    p.write("proj/hooks/other.sh", "true\n");
+    p.claude(json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "/bin/sh ./hooks/g.sh"}]}]}));
+    let (code, out, err) =
+        cli(&p, &["trust", "approve", "/bin/sh ./hooks/g.sh", "--require-hook-approval=project"]).await;
+    assert_eq!(code, 0, "{out}{err}");
+    let store = hookrt::TrustStore::load(&hookrt::store_path(&p.path("home")));
+    let recorded = store.approved[0].sha256.clone().unwrap();
+    assert_eq!(recorded, hex::encode(Sha256::digest(b"echo v1 >&2; exit 2\n")));
+    assert_ne!(recorded, hex::encode(Sha256::digest(std::fs::read("/bin/sh").unwrap())));
+
+    let blocked = |rt: Runtime| async move {
+        let r =
+            to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "Bash", "tool_input": {"command": "ls"}})).await);
+        (r["outcome"]["decision"] == "deny", rt.loaded().listed[0].status)
+    };
+    assert_eq!(blocked(runtime(&p, ApprovalScope::Project)).await, (true, hookrt::TrustStatus::Approved));
+    // Another file of the project changes: the approval holds.
+    std::fs::write(p.path("proj/hooks/other.sh"), "false\n").unwrap();
+    assert_eq!(blocked(runtime(&p, ApprovalScope::Project)).await, (true, hookrt::TrustStatus::Approved));
+    // The script changes: stale, skipped, and the warning says why.
+    std::fs::write(&script, "echo v2 >&2; exit 2\n").unwrap();
+    let rt = runtime(&p, ApprovalScope::Project);
+    assert!(rt.loaded().diagnostics.iter().any(|d| d.message.contains("its script changed since it was approved")));
+    assert_eq!(blocked(rt).await, (false, hookrt::TrustStatus::Changed));
+}

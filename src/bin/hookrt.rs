@@ -2,7 +2,17 @@
 //! `runCli`, without Node's startup, for hosts that spawn `hookrt listen` per session.
 
 fn main() {
-    let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // A one-shot command (`run`, `validate`, …) is over in milliseconds: threads it would never
+    // use cost a third of its start-up. `listen` serves many requests at once and gets two.
+    let builder = if args.iter().any(|a| a == "listen") {
+        let mut b = tokio::runtime::Builder::new_multi_thread();
+        b.worker_threads(2);
+        b
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+    };
+    let rt = match { builder }.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("hookrt: cannot start the async runtime: {e}");
@@ -23,7 +33,7 @@ fn main() {
             }
             t.cancel();
         });
-        hookrt::cli::main(std::env::args().skip(1).collect(), token).await
+        hookrt::cli::main(args, token).await
     });
     // Do not wait for a stdin reader blocked in read(2).
     rt.shutdown_background();

@@ -8,7 +8,7 @@ use std::path::Path;
 
 pub(crate) fn trust(rt: &Runtime, action: TrustAction, io: Io<'_>) -> i32 {
     let path = store_path(&rt.options().load.home);
-    let listed = rt.loaded().listed.clone();
+    let listed: Vec<ListedHook> = rt.loaded().listed.iter().cloned().map(ListedHook::hashed).collect();
     match action {
         TrustAction::List { json } => list(&listed, json, io),
         TrustAction::Approve { all, scope, commands } => {

@@ -72,7 +72,7 @@ impl Outbound {
         canonical: crate::vocab::CanonicalEvent,
         host: &serde_json::Map<String, serde_json::Value>,
         cwd: &str,
-        http: &reqwest::Client,
+        shared: &crate::handler::Resources,
     ) {
         use crate::harness::PayloadCtx;
         let mut targets = targets.peekable();
@@ -110,7 +110,7 @@ impl Outbound {
                 body: serde_json::to_vec(&body).unwrap_or_default(),
                 secret,
             };
-            self.enqueue(http, d);
+            self.enqueue(shared.http(), d);
         }
     }
 }

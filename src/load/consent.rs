@@ -7,7 +7,8 @@
 
 use crate::config::{Candidate, HandlerSpec, Hook};
 use crate::harness::trust::Verdict;
-use crate::load::trust_store::{script_hash, TrustStatus, TrustStore};
+use crate::load::script::{hash_file, script_of};
+use crate::load::trust_store::{TrustStatus, TrustStore};
 use crate::vocab::{ApprovalScope, Diagnostic, Scope};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -66,7 +67,8 @@ pub(crate) fn key(h: &Hook) -> (String, String) {
 }
 
 /// Where one hook stands with the approvals: the script its command runs (resolved from
-/// `base`) is hashed and looked up; `accept_all` approves everything.
+/// `base`) is found, and hashed only when an approval for the hook exists to compare with;
+/// `accept_all` approves everything.
 pub(crate) fn assess(
     store: &TrustStore,
     accept_all: bool,
@@ -75,18 +77,32 @@ pub(crate) fn assess(
     base: &Path,
     (file, scope): (&Path, Scope),
 ) -> ListedHook {
-    let hashed = script_hash(argv, base);
-    let hash = hashed.as_ref().map(|(_, h)| h.as_str());
-    let status = if accept_all { TrustStatus::Approved } else { store.status(event, command, hash) };
+    let script = script_of(argv, base);
+    let status = match store.entry(event, command) {
+        _ if accept_all => TrustStatus::Approved,
+        None => TrustStatus::Unapproved,
+        Some(_) => store.status(event, command, script.as_deref().and_then(hash_file).as_deref()),
+    };
     ListedHook {
         event: event.to_owned(),
         command: command.to_owned(),
-        sha256: hash.map(str::to_owned),
-        script: hashed.map(|(p, _)| p),
+        sha256: None,
+        script,
         status,
         file: file.display().to_string(),
         scope,
         harness: None,
+    }
+}
+
+impl ListedHook {
+    /// The hook with its script's hash filled in (`hookrt trust list` shows it, `approve`
+    /// records it); loading leaves it out unless an approval needed it.
+    pub fn hashed(mut self) -> Self {
+        if self.sha256.is_none() {
+            self.sha256 = self.script.as_deref().and_then(hash_file);
+        }
+        self
     }
 }
 

@@ -6,6 +6,7 @@
 pub(crate) mod consent;
 pub(crate) mod discovery;
 mod read;
+pub(crate) mod script;
 mod switches;
 pub(crate) mod table;
 pub(crate) mod trust_store;

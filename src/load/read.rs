@@ -56,14 +56,21 @@ impl<'a> Reader<'a> {
     /// Reads one candidate: skipped when missing or already read (home == cwd reads a file
     /// once, labelled with its first, global, scope).
     pub(crate) fn file(&mut self, cand: &Candidate) {
+        // Most candidates do not exist: one failed open each, and only a file that is there
+        // is resolved (a path walk per file) for the read-once check.
+        let text = match read_text(&cand.path) {
+            Ok(t) => t,
+            Err(ReadError::Missing) => return,
+            Err(e) => {
+                if self.seen.insert(std::fs::canonicalize(&cand.path).unwrap_or_else(|_| cand.path.clone())) {
+                    self.diagnostics.push(Diagnostic::error(&cand.path, None, e.to_string()));
+                }
+                return;
+            }
+        };
         let real = std::fs::canonicalize(&cand.path).unwrap_or_else(|_| cand.path.clone());
-        if !self.seen.insert(real) {
-            return;
-        }
-        match read_text(&cand.path) {
-            Ok(t) => self.text(cand, &t),
-            Err(ReadError::Missing) => {}
-            Err(e) => self.diagnostics.push(Diagnostic::error(&cand.path, None, e.to_string())),
+        if self.seen.insert(real) {
+            self.text(cand, &text);
         }
     }
 

@@ -4,7 +4,6 @@
 //! from when only Hermes hooks needed approval).
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 /// One approved (event, command) pair.
@@ -68,6 +67,11 @@ impl TrustStore {
         std::fs::rename(&tmp, path)
     }
 
+    /// The approval recorded for an (event, command) pair, if any.
+    pub fn entry(&self, event: &str, command: &str) -> Option<&TrustEntry> {
+        self.approved.iter().find(|e| e.event == event && e.command == command)
+    }
+
     pub fn status(&self, event: &str, command: &str, hash: Option<&str>) -> TrustStatus {
         match self.approved.iter().find(|e| e.event == event && e.command == command) {
             None => TrustStatus::Unapproved,
@@ -94,23 +98,10 @@ impl TrustStore {
     }
 }
 
-/// The script a command line runs — the program itself when it is a file path, else the first
-/// argument that is an existing file (`python3 hook.py`) — and its SHA-256.
-pub fn script_hash(argv: &[String], cwd: &Path) -> Option<(PathBuf, String)> {
-    let candidates = argv.iter().take(2).filter(|a| a.contains('/') || a.contains('.'));
-    for a in candidates {
-        let p = if Path::new(a).is_absolute() { PathBuf::from(a) } else { cwd.join(a) };
-        if p.is_file() {
-            let bytes = std::fs::read(&p).ok()?;
-            return Some((p, hex::encode(Sha256::digest(&bytes))));
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::load::script::script_hash;
 
     #[test]
     fn approval_follows_the_script_content() {

@@ -244,7 +244,7 @@ impl Runtime {
         let loaded = self.loaded();
         let host_cwd = cwd.clone().unwrap_or_else(|| self.opts.policy.cwd.display().to_string());
         let targets = loaded.table.outbound_for(ev.canonical);
-        self.outbound.notify(targets, ev.canonical, &payload, &host_cwd, self.opts.shared.http());
+        self.outbound.notify(targets, ev.canonical, &payload, &host_cwd, &self.opts.shared);
         let session = crate::harness::session_of(&payload).to_owned();
         let continuing = self.stop_guard.was_blocked(&session);
         let session_facts = self.sessions.observe(ev.canonical, &payload, continuing);
