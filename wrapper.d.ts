@@ -218,10 +218,11 @@ export interface RuntimeOptions {
    * start and duration, the first 2 KB of stdout and stderr. Written by a background thread
    * that never delays a dispatch (a full queue drops lines and counts them); rotated to
    * `<path>.1` at `maxBytes` (default 10 MiB). The payload is written only with
-   * `payloads: true`; values of variables removed by `stripSecrets` never are. Read it with
-   * `hookrt history`.
+   * `payloads: true`; values of variables removed by `stripSecrets` never are. `host` names
+   * where the dispatches come from on every line (`hookrt hook <harness>` writes the harness).
+   * Read it with `hookrt history`.
    */
-  history?: { path: string; maxBytes?: number; payloads?: boolean }
+  history?: { path: string; maxBytes?: number; payloads?: boolean; host?: string }
   /**
    * Longest single context or message kept, in characters; longer ones are cut with a
    * marker saying how much was cut. Default 10,000, Claude Code's limit.

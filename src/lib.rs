@@ -18,6 +18,7 @@ mod doctor;
 pub mod fuzzing;
 mod handler;
 mod harness;
+mod inside;
 mod listen;
 mod load;
 mod protocol;
@@ -33,7 +34,11 @@ pub use contract::decode::decode;
 pub use contract::Outcome;
 pub use convert::{convert_file, Converted, Format};
 pub use handler::oracle::parse_answer as parse_oracle_answer;
+pub use harness::reply::Reply;
 pub use harness::{all_dispatch_names, event_names};
+pub use inside::install::{
+    Change as InstallChange, InstallError, InstallScope, Plan as InstallPlan, Target as InstallTarget,
+};
 pub use load::script::{hash_file, script_hash, script_of};
 pub use load::{
     load, parse_text, store_path, ListedHook, LoadOptions, Loaded, Source, TrustEnv, TrustStatus, TrustStore, Verdict,

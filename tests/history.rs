@@ -9,7 +9,10 @@ use hookrt::RuntimeOptions;
 use serde_json::{json, Value};
 
 fn with_history(p: &Project, path: std::path::PathBuf, max_bytes: Option<u64>) -> Runtime {
-    let opts = RuntimeOptions { history: Some(HistoryOptions { path, max_bytes, payloads: false }), ..p.options() };
+    let opts = RuntimeOptions {
+        history: Some(HistoryOptions { path, max_bytes, payloads: false, host: None }),
+        ..p.options()
+    };
     Runtime::with_env(&opts, &|_| None).unwrap()
 }
 

@@ -7,6 +7,9 @@ use crate::vocab::{ApprovalScope, Fidelity, IfRules, LlmOptions, OnError, ProxyO
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
+/// The harnesses `hook`, `install` and `uninstall` take.
+const HOSTS: [&str; 5] = ["claude", "codex", "gemini", "copilot", "hermes"];
+
 #[derive(Parser, Debug)]
 #[command(
     name = "hookrt",
@@ -165,6 +168,49 @@ pub(crate) enum Command {
         #[arg(long, value_name = "OUT")]
         html: Option<PathBuf>,
     },
+    /// Run as a harness's own hook: read the harness's hook input on stdin, run every hook
+    /// hookrt reads for the project except the harness's own files (it runs those itself), and
+    /// answer in the harness's format (what `hookrt install` writes into its files).
+    Hook {
+        /// claude, codex, gemini, copilot or hermes.
+        #[arg(value_name = "HARNESS", value_parser = HOSTS)]
+        harness: String,
+        /// The event as the harness names it (default: the input's `hook_event_name`).
+        #[arg(long, value_name = "EVENT")]
+        event: Option<String>,
+        /// Also read the harness's own files (their hooks then run twice: once by the harness).
+        #[arg(long)]
+        include_own: bool,
+        /// Seconds to answer within, before the harness's own timeout (installed entries give
+        /// 600): past it the hooks are killed and the --fail-closed rule answers.
+        #[arg(long, value_name = "SECONDS", default_value_t = 590.0)]
+        budget: f64,
+    },
+    /// Make a harness run hookrt on each of its events (`hookrt hook <harness>` entries in its
+    /// own file, with the trust step it needs for them): claude, codex, gemini, copilot, hermes.
+    Install {
+        #[arg(value_name = "HARNESS", value_parser = HOSTS)]
+        harness: String,
+        /// The user's file (every project) or this project's.
+        #[arg(long, value_name = "SCOPE", value_parser = ["user", "project"], default_value = "project")]
+        scope: String,
+        /// Print the change as a diff and write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// The command the entries start (default: this executable).
+        #[arg(long, value_name = "CMD")]
+        program: Option<String>,
+    },
+    /// Remove what `hookrt install` wrote; files it did not otherwise change come back byte for
+    /// byte.
+    Uninstall {
+        #[arg(value_name = "HARNESS", value_parser = HOSTS)]
+        harness: String,
+        #[arg(long, value_name = "SCOPE", value_parser = ["user", "project"], default_value = "project")]
+        scope: String,
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// Print the version.
     Version,
     /// Print help.
@@ -226,7 +272,12 @@ impl Shared {
                 .collect(),
             managed_settings_path: self.managed_settings.clone(),
             system_dir: self.system_dir.clone(),
-            history: self.history.clone().map(|path| HistoryOptions { path, max_bytes: None, payloads: false }),
+            history: self.history.clone().map(|path| HistoryOptions {
+                path,
+                max_bytes: None,
+                payloads: false,
+                host: None,
+            }),
             context_cap: self.context_cap,
             fail_closed: self.fail_closed.clone(),
             if_rules,

@@ -17,7 +17,10 @@ pub(crate) async fn history(
 ) -> i32 {
     let file = file.or(flag).or_else(|| std::env::var_os("HOOKRT_HISTORY").map(PathBuf::from));
     let Some(file) = file else {
-        let _ = writeln!(io.err, "hookrt: no history file: pass --file, --history or set HOOKRT_HISTORY");
+        let _ = writeln!(
+            io.err,
+            "hookrt: no history file: pass --file, --history or set HOOKRT_HISTORY (`hookrt hook` writes ~/.local/state/hookrt/history.jsonl)"
+        );
         return 1;
     };
     if follow {

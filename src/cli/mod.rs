@@ -4,6 +4,7 @@
 mod args;
 mod convert;
 mod history;
+mod inside;
 mod inspect;
 mod run;
 mod trust;
@@ -65,8 +66,17 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, mut io: Io<'_>)
         Some(Command::Convert { from, to, file }) => return convert::convert(&from, &to, &file, io),
         Some(Command::History { file, session, event, hook, decision, limit, follow, json, html }) => {
             let filter = crate::runtime::history::view::Filter { session, event, hook, decision, limit };
-            return history::history(file, cli.shared.history.clone(), &filter, (follow, json, html), io, &shutdown)
-                .await;
+            let file = file.or(cli.shared.history.clone()).or_else(|| inside::history_file(&cli.shared));
+            return history::history(file, None, &filter, (follow, json, html), io, &shutdown).await;
+        }
+        Some(Command::Hook { harness, event, include_own, budget }) => {
+            return inside::hook(&cli.shared, (&harness, event, include_own, budget), io, &shutdown).await;
+        }
+        Some(Command::Install { harness, scope, dry_run, program }) => {
+            return inside::install(&cli.shared, (&harness, &scope, dry_run, program), io);
+        }
+        Some(Command::Uninstall { harness, scope, dry_run }) => {
+            return inside::uninstall(&cli.shared, (&harness, &scope, dry_run), io);
         }
         Some(c) => c,
     };
@@ -91,7 +101,13 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, mut io: Io<'_>)
         Command::List => inspect::list(&rt, io),
         Command::Trust { action } => trust::trust(&rt, action, io),
         Command::Doctor { json } => inspect::doctor(&rt, json, io).await,
-        Command::Version | Command::Help | Command::Convert { .. } | Command::History { .. } => 0,
+        Command::Version
+        | Command::Help
+        | Command::Convert { .. }
+        | Command::History { .. }
+        | Command::Hook { .. }
+        | Command::Install { .. }
+        | Command::Uninstall { .. } => 0,
     };
     // The last dispatches' history lines are written before the process exits.
     rt.flush_history();

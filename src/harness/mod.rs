@@ -13,6 +13,7 @@ pub(crate) mod hermes;
 pub(crate) mod native;
 pub(crate) mod opencode;
 pub(crate) mod registry;
+pub(crate) mod reply;
 pub(crate) mod stdin;
 pub(crate) mod tools;
 pub(crate) mod trust;
@@ -281,6 +282,11 @@ pub(crate) trait Harness: Sync {
     fn trust(&self, _ctx: &trust::TrustCtx, hooks: &[Hook]) -> Vec<trust::Verdict> {
         let name = self.dialect().as_str();
         trust::each(hooks, trust::Verdict::not_gated(format!("{name} runs its hooks without a trust record")))
+    }
+
+    /// Its own hook's answer when hookrt runs as one (`hookrt hook <harness>`).
+    fn reply(&self, said: &reply::Said) -> reply::Reply {
+        crate::harness::claude::reply::reply(said)
     }
 
     /// Drops the project hooks (from `first` on) its own trust record does not hold.

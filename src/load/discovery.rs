@@ -25,6 +25,9 @@ pub(crate) fn candidates(opts: &LoadOptions) -> Vec<Candidate> {
         list.push(Candidate::settings(path, opts.dialect, Scope::Explicit));
     }
     list.extend(plugin_files(opts));
+    if let Some(own) = opts.left_to_harness {
+        list.retain(|c| c.dialect != Some(own));
+    }
     list
 }
 

@@ -69,6 +69,8 @@ pub struct LoadOptions {
     pub hermes_home: Option<PathBuf>,
     /// What the environment says about each harness's trust (`requireHookApproval: "harness"`).
     pub trust_env: TrustEnv,
+    /// The harness hookrt runs inside (`hookrt hook`): its files are not read, it runs them.
+    pub left_to_harness: Option<Dialect>,
 }
 
 impl LoadOptions {

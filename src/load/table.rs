@@ -63,11 +63,18 @@ impl HookTable {
             return h.matcher.matches(subject)
                 || subject.and_then(|s| tools::spelling(h.dialect, s)).is_some_and(|t| h.matcher.matches(Some(t)));
         }
-        if self.case_insensitive_literals && harness.matcher_style() == MatcherStyle::LiteralOrRegex {
-            h.matcher.matches_ignoring_case(subject)
-        } else {
-            h.matcher.matches(subject)
-        }
+        let try_name = |name: Option<&str>| {
+            if self.case_insensitive_literals && harness.matcher_style() == MatcherStyle::LiteralOrRegex {
+                h.matcher.matches_ignoring_case(name)
+            } else {
+                h.matcher.matches(name)
+            }
+        };
+        // The others name tools as Claude Code does: a tool another harness dispatched under
+        // its own name (Gemini's `run_shell_command`, Hermes' `terminal`, Copilot's `bash`)
+        // is also tried under Claude's (`Bash`), as when hookrt runs inside that harness.
+        try_name(subject)
+            || subject.map(tools::claude_name).filter(|c| Some(*c) != subject).is_some_and(|c| try_name(Some(c)))
     }
 
     /// The hooks that run for a dispatch, in configuration order.

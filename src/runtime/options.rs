@@ -106,6 +106,14 @@ pub struct RuntimeOptions {
     pub if_rules: Option<IfRules>,
     /// Each harness's own wire details (`harness`, the default) or the `listen` contract's.
     pub fidelity: Option<Fidelity>,
+    /// Set by `hookrt hook <harness>`: hookrt runs as that harness's own hook, so that
+    /// harness's files are left to it (it runs their hooks itself; read them twice and every
+    /// hook runs twice) unless `include_own_files`.
+    #[serde(skip)]
+    pub inside: Option<Dialect>,
+    /// `hookrt hook --include-own`: read the harness's own files too.
+    #[serde(skip)]
+    pub include_own_files: bool,
 }
 
 /// The `history` runtime option.
@@ -118,6 +126,10 @@ pub struct HistoryOptions {
     /// Also write each dispatch's payload (off: payloads may hold anything).
     #[serde(default)]
     pub payloads: bool,
+    /// The harness (or host) the dispatches come from, written on every line (`hookrt hook`
+    /// sets it to the harness it runs inside).
+    #[serde(default)]
+    pub host: Option<String>,
 }
 
 /// Options resolved against the environment, split by who uses them.
@@ -195,13 +207,21 @@ impl RuntimeOptions {
             policy: self.run_policy(cwd, fail_closed),
             handlers: self.handler_policy(),
             shared: Resources::new(max),
-            history: self.history.clone().or_else(|| {
-                nonempty(env, "HOOKRT_HISTORY").map(|p| HistoryOptions {
-                    path: PathBuf::from(p),
-                    max_bytes: None,
-                    payloads: false,
+            history: self
+                .history
+                .clone()
+                .or_else(|| {
+                    nonempty(env, "HOOKRT_HISTORY").map(|p| HistoryOptions {
+                        path: PathBuf::from(p),
+                        max_bytes: None,
+                        payloads: false,
+                        host: None,
+                    })
                 })
-            }),
+                .map(|mut h| {
+                    h.host = h.host.or_else(|| self.inside.map(|d| d.as_str().to_owned()));
+                    h
+                }),
         })
     }
 
@@ -250,6 +270,7 @@ impl RuntimeOptions {
             codex_home: nonempty(env, "CODEX_HOME").map(PathBuf::from),
             hermes_home: nonempty(env, "HERMES_HOME").map(PathBuf::from),
             trust_env,
+            left_to_harness: self.inside.filter(|_| !self.include_own_files),
             policy: match &self.managed_settings_path {
                 Some(p) => Policy::At(p.clone()),
                 None => Policy::Default,

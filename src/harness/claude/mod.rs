@@ -9,6 +9,7 @@ pub(crate) mod groups;
 mod handlers;
 pub(crate) mod input;
 pub(crate) mod plugins;
+pub(crate) mod reply;
 
 use crate::config::{Candidate, FileCtx, LoadSink, PluginDir, Roots};
 use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};

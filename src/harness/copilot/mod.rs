@@ -4,6 +4,7 @@
 //! `modifiedArgs` answers, its own exit-code rules, and a file's hooks run one after the other.
 
 mod input;
+mod reply;
 mod trust;
 
 use crate::config::candidate::sorted_dir;
@@ -59,6 +60,10 @@ pub(crate) static EVENTS: [EventSpec; 25] = [
 ];
 
 impl Harness for Copilot {
+    fn reply(&self, said: &crate::harness::reply::Said) -> crate::harness::reply::Reply {
+        reply::reply(said)
+    }
+
     fn dialect(&self) -> Dialect {
         Dialect::Copilot
     }

@@ -6,6 +6,7 @@
 
 mod config;
 mod input;
+mod reply;
 mod run;
 mod trust;
 
@@ -40,6 +41,10 @@ pub(crate) static EVENTS: [EventSpec; 11] = [
 pub(crate) const DEFAULT_TIMEOUT_MS: f64 = 60_000.0;
 
 impl Harness for Gemini {
+    fn reply(&self, said: &crate::harness::reply::Said) -> crate::harness::reply::Reply {
+        reply::reply(said)
+    }
+
     fn dialect(&self) -> Dialect {
         Dialect::Gemini
     }

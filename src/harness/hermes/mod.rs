@@ -6,6 +6,7 @@
 
 mod config;
 mod input;
+mod reply;
 mod trust;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
@@ -52,6 +53,10 @@ pub(crate) static EVENTS: [EventSpec; 23] = [
 const DEFAULT_BLOCK_MESSAGE: &str = "Blocked by shell hook.";
 
 impl Harness for Hermes {
+    fn reply(&self, said: &crate::harness::reply::Said) -> crate::harness::reply::Reply {
+        reply::reply(said)
+    }
+
     fn dialect(&self) -> Dialect {
         Dialect::Hermes
     }

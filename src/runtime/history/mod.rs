@@ -30,6 +30,9 @@ pub(crate) const QUEUE: usize = 1024;
 #[serde(rename_all = "camelCase")]
 pub struct Record {
     pub ts: String,
+    /// The harness (or host) the dispatch came from, when the runtime was told.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
     #[serde(rename = "session_id", skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     /// The event as dispatched.
@@ -80,6 +83,7 @@ pub(crate) struct History {
     tx: SyncSender<Msg>,
     dropped: Arc<AtomicU64>,
     payloads: bool,
+    host: Option<String>,
     /// Values of the variables `stripSecrets` removed: never written.
     secrets: Vec<String>,
 }
@@ -129,6 +133,7 @@ impl History {
             tx,
             dropped,
             payloads: opts.payloads,
+            host: opts.host.clone(),
             secrets: secrets.into_iter().filter(|s| s.len() >= 4).collect(),
         })
     }
@@ -144,6 +149,7 @@ impl History {
     ) {
         let rec = Record {
             ts: crate::vocab::text::iso_now(),
+            host: self.host.clone(),
             session_id: payload.get("session_id").and_then(Value::as_str).map(str::to_owned),
             event: event.to_owned(),
             canonical: canonical.as_str().to_owned(),

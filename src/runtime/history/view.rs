@@ -78,7 +78,7 @@ pub(crate) fn select(records: Vec<Record>, f: &Filter) -> Vec<Record> {
 
 /// The table header.
 pub(crate) const HEADER: &str =
-    "time                     event              hook                                      decision  exit     ms  file";
+    "time                     event                      hook                                      decision  exit     ms  file";
 
 fn exit(r: &RunRecord) -> String {
     match (r.exit_code, r.timed_out) {
@@ -95,9 +95,13 @@ pub(crate) fn rows(r: &Record, color: bool) -> Vec<String> {
         .iter()
         .map(|x| {
             let time = r.ts.get(..23).unwrap_or(&r.ts);
+            // Where the dispatch came from, when known: `claude:PreToolUse`.
+            let event = match &r.host {
+                Some(h) => format!("{h}:{}", r.event),
+                None => r.event.clone(),
+            };
             let row = format!(
-                "{time:<24} {:<18} {:<41} {:<9} {:>4} {:>6}  {}",
-                r.event,
+                "{time:<24} {event:<26} {:<41} {:<9} {:>4} {:>6}  {}",
                 x.id,
                 x.decision,
                 exit(x),

@@ -1,0 +1,159 @@
+//! `hookrt hook`, `hookrt install`, `hookrt uninstall`: hookrt inside a harness.
+
+use crate::cli::args::Shared;
+use crate::cli::Io;
+use crate::inside::install::{self, InstallScope, Plan, Target};
+use crate::inside::{default_history, host};
+use crate::runtime::options::HistoryOptions;
+use crate::runtime::Runtime;
+use std::io::Read;
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+fn env(k: &str) -> Option<String> {
+    std::env::var(k).ok().filter(|v| !v.is_empty())
+}
+
+/// The home directory as the runtime resolves it.
+fn home(shared: &Shared) -> PathBuf {
+    shared
+        .home
+        .clone()
+        .or_else(|| ["HOOKRT_HOME", "HOOKS_ADAPTER_HOME", "HOME"].iter().find_map(|k| env(k)).map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("/"))
+}
+
+/// `hookrt history`'s last resort: the file `hookrt hook` writes, when it exists.
+pub(crate) fn history_file(shared: &Shared) -> Option<PathBuf> {
+    env("HOOKRT_HISTORY")
+        .map(PathBuf::from)
+        .or_else(|| Some(default_history(&home(shared), &env)).filter(|p| p.exists()))
+}
+
+/// `hookrt hook <harness>`: the harness's stdin in, its answer out.
+pub(crate) async fn hook(
+    shared: &Shared,
+    (harness, event, include_own, budget): (&str, Option<String>, bool, f64),
+    io: Io<'_>,
+    shutdown: &CancellationToken,
+) -> i32 {
+    use crate::inside::hook::{answer, event_of, payload_of};
+    let Some(dialect) = host(harness) else { return 1 };
+    let mut stdin = Vec::new();
+    let _ = std::io::stdin().take(64 << 20).read_to_end(&mut stdin);
+    let reply = match payload_of(&stdin).and_then(|p| event_of(event.as_deref(), &p).map(|e| (e, p))) {
+        Err(e) => crate::harness::reply::Reply { stderr: format!("hookrt: {e}\n"), ..Default::default() },
+        Ok((event, payload)) => {
+            let mut options = shared.options(false);
+            options.inside = Some(dialect);
+            options.include_own_files = include_own;
+            // The project is the session's: the harness's `cwd` field, else where it started us.
+            if options.cwd.is_none() {
+                options.cwd = payload.get("cwd").and_then(|v| v.as_str()).map(PathBuf::from).filter(|p| p.is_dir());
+            }
+            if options.history.is_none() && env("HOOKRT_HISTORY").is_none() {
+                let path = default_history(&options.home_dir.clone().unwrap_or_else(|| home(shared)), &env);
+                options.history = Some(HistoryOptions { path, max_bytes: None, payloads: false, host: None });
+            }
+            match Runtime::new(&options) {
+                Ok(rt) => {
+                    let budget = Duration::try_from_secs_f64(budget).unwrap_or(Duration::from_secs(590));
+                    let r = answer(&rt, dialect, (event, payload), budget, shutdown).await;
+                    rt.flush_history();
+                    r
+                }
+                Err(e) => crate::harness::reply::Reply { stderr: format!("hookrt: {e}\n"), ..Default::default() },
+            }
+        }
+    };
+    let _ = io.out.write_all(reply.stdout.as_bytes());
+    let _ = io.err.write_all(reply.stderr.as_bytes());
+    let _ = io.out.flush();
+    reply.code
+}
+
+/// Where the harnesses' files are, from the flags and the environment.
+fn target(shared: &Shared, program: Option<String>) -> Target {
+    let home = home(shared);
+    let cwd = shared.cwd.clone().or_else(|| std::env::current_dir().ok()).unwrap_or_default();
+    let cwd = std::path::absolute(&cwd).unwrap_or(cwd);
+    let program = program.unwrap_or_else(|| {
+        let exe = std::env::current_exe()
+            .ok()
+            .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("hookrt")));
+        let exe = exe.map(|p| p.display().to_string()).unwrap_or_else(|| "hookrt".into());
+        shlex::try_quote(&exe).map(|q| q.into_owned()).unwrap_or(exe)
+    });
+    let mut program = program;
+    if !shared.fail_closed.is_empty() {
+        program = format!("{program} --fail-closed {}", shared.fail_closed.join(","));
+    }
+    let state = default_history(&home, &env).parent().map(PathBuf::from).unwrap_or_default();
+    Target {
+        home,
+        cwd,
+        codex_home: env("CODEX_HOME").map(PathBuf::from),
+        hermes_home: env("HERMES_HOME").map(PathBuf::from),
+        copilot_home: env("COPILOT_HOME").map(PathBuf::from),
+        program,
+        state,
+    }
+}
+
+fn scope_of(s: &str) -> InstallScope {
+    if s == "user" {
+        InstallScope::User
+    } else {
+        InstallScope::Project
+    }
+}
+
+/// `hookrt install <harness>`.
+pub(crate) fn install(
+    shared: &Shared,
+    (harness, scope, dry_run, program): (&str, &str, bool, Option<String>),
+    io: Io<'_>,
+) -> i32 {
+    let Some(dialect) = host(harness) else { return 1 };
+    let t = target(shared, program);
+    finish(install::install(dialect, scope_of(scope), &t), &t, dry_run, io)
+}
+
+/// `hookrt uninstall <harness>`.
+pub(crate) fn uninstall(shared: &Shared, (harness, scope, dry_run): (&str, &str, bool), io: Io<'_>) -> i32 {
+    let Some(dialect) = host(harness) else { return 1 };
+    let t = target(shared, None);
+    finish(install::uninstall(dialect, scope_of(scope), &t), &t, dry_run, io)
+}
+
+/// Prints (dry run) or applies a plan, then its notes.
+fn finish(plan: Result<Plan, install::InstallError>, t: &Target, dry_run: bool, io: Io<'_>) -> i32 {
+    let plan = match plan {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = writeln!(io.err, "hookrt: {e}");
+            return 1;
+        }
+    };
+    if dry_run {
+        let _ = write!(io.out, "{}", install::diff(&plan));
+    } else {
+        if let Err(e) = install::apply(&plan, &t.state) {
+            let _ = writeln!(io.err, "hookrt: {e}");
+            return 1;
+        }
+        for c in &plan.changes {
+            let what = match (&c.before, &c.after) {
+                (None, Some(_)) => "created",
+                (Some(_), None) => "removed",
+                _ => "updated",
+            };
+            let _ = writeln!(io.out, "{what} {}", c.path.display());
+        }
+    }
+    for n in &plan.notes {
+        let _ = writeln!(io.out, "note: {n}");
+    }
+    0
+}

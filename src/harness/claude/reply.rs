@@ -1,0 +1,66 @@
+//! The answer Claude Code (and Codex, which reads the same shapes) acts on: a PreToolUse
+//! `permissionDecision` with its reason and `updatedInput`, a PermissionRequest `decision`
+//! object, `decision: "block"` with a reason on the events that can be blocked, and
+//! `additionalContext` where the harness shows it to the model.
+
+use crate::harness::reply::{common_top, json, Reply, Said};
+use crate::vocab::{CanonicalEvent as E, Decision};
+use serde_json::{json, Map, Value};
+
+/// Events whose `hookSpecificOutput.additionalContext` reaches the model.
+const CONTEXT_EVENTS: &[E] = &[E::ToolBefore, E::ToolAfter, E::PromptSubmit, E::SessionStart, E::SubagentStart];
+
+pub(crate) fn reply(s: &Said) -> Reply {
+    let mut top = Map::new();
+    let mut hso = Map::new();
+    match s.event {
+        E::ToolBefore => {
+            let word = match s.decision {
+                Decision::Deny => Some("deny"),
+                Decision::Ask => Some("ask"),
+                Decision::Defer => Some("defer"),
+                Decision::Allow => Some("allow"),
+                Decision::None => None,
+            };
+            if let Some(w) = word {
+                hso.insert("permissionDecision".into(), w.into());
+                if s.decision == Decision::Deny || s.reason.is_some() {
+                    hso.insert("permissionDecisionReason".into(), s.reason_or_default().into());
+                }
+            }
+            if let Some(input) = s.update_input {
+                hso.insert("updatedInput".into(), input.clone());
+            }
+        }
+        E::PermissionRequest => {
+            let decision = match (s.permission, s.decision) {
+                (Some(p), _) => Some(p.clone()),
+                (None, Decision::Deny) => Some(json!({"behavior": "deny", "message": s.reason_or_default()})),
+                (None, Decision::Allow) => Some(match s.update_input {
+                    Some(i) => json!({"behavior": "allow", "updatedInput": i}),
+                    None => json!({"behavior": "allow"}),
+                }),
+                _ => None,
+            };
+            if let Some(d) = decision {
+                hso.insert("decision".into(), d);
+            }
+        }
+        _ if s.decision == Decision::Deny => {
+            top.insert("decision".into(), "block".into());
+            top.insert("reason".into(), s.reason_or_default().into());
+        }
+        _ => {}
+    }
+    if let Some(c) = s.context().filter(|_| CONTEXT_EVENTS.contains(&s.event)) {
+        hso.insert("additionalContext".into(), c.into());
+    }
+    if !hso.is_empty() {
+        let mut with_name = Map::new();
+        with_name.insert("hookEventName".into(), s.spelling.into());
+        with_name.extend(hso);
+        top.insert("hookSpecificOutput".into(), Value::Object(with_name));
+    }
+    common_top(s, &mut top);
+    json(top)
+}

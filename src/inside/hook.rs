@@ -1,0 +1,129 @@
+//! `hookrt hook <harness>`: one event from a harness, every hook hookrt reads for the project
+//! run and folded, and the answer said the way that harness reads its own hooks (stdout JSON,
+//! exit code). It never leaves the harness waiting past its budget, and when it cannot answer
+//! it fails the way the user chose: a deny on the `failClosed` events, nothing (the harness
+//! goes on) elsewhere.
+
+use crate::harness::reply::{Reply, Said};
+use crate::runtime::{DispatchRequest, DispatchResult, Runtime};
+use crate::vocab::{CanonicalEvent, Decision, Dialect};
+use serde_json::{Map, Value};
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// How long an aborted dispatch may take to kill its hooks before hookrt answers anyway.
+const UNWIND: Duration = Duration::from_secs(5);
+
+/// Why a harness's call could not be answered from the hooks.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum HookError {
+    #[error("the harness's hook input is not a JSON object")]
+    NotJson,
+    #[error("the hook input names no event (pass --event)")]
+    NoEvent,
+    #[error("{0}")]
+    Dispatch(#[from] crate::runtime::DispatchError),
+    #[error("the hooks did not finish within {0:?}, the budget before the harness's own timeout")]
+    Budget(Duration),
+}
+
+/// The harness's stdin as a payload: a JSON object (an empty input is an empty object).
+pub(crate) fn payload_of(stdin: &[u8]) -> Result<Map<String, Value>, HookError> {
+    if stdin.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Map::new());
+    }
+    match serde_json::from_slice::<Value>(stdin) {
+        Ok(Value::Object(m)) => Ok(m),
+        _ => Err(HookError::NotJson),
+    }
+}
+
+/// The event: `--event`, else the name the stdin carries (`hook_event_name`, Copilot's
+/// PascalCase form's `hookEventName`).
+pub(crate) fn event_of(flag: Option<&str>, payload: &Map<String, Value>) -> Result<String, HookError> {
+    flag.map(str::to_owned)
+        .or_else(|| {
+            ["hook_event_name", "hookEventName"].iter().find_map(|k| payload.get(*k)?.as_str().map(str::to_owned))
+        })
+        .filter(|e| !e.is_empty())
+        .ok_or(HookError::NoEvent)
+}
+
+/// Dispatches the harness's event and says the outcome its way; past `budget` the hooks are
+/// aborted (their process groups killed) and the failure rule answers.
+pub(crate) async fn answer(
+    rt: &Runtime,
+    harness: Dialect,
+    (event, payload): (String, Map<String, Value>),
+    budget: Duration,
+    shutdown: &CancellationToken,
+) -> Reply {
+    let canonical = Runtime::resolve_event(&event).map(|e| e.canonical).ok();
+    let token = shutdown.child_token();
+    let req = DispatchRequest { event: event.clone(), payload, subject: None, cwd: None, progress: None };
+    let dispatch = rt.dispatch(req, &token);
+    tokio::pin!(dispatch);
+    let result = tokio::select! {
+        r = &mut dispatch => r.map_err(HookError::from),
+        _ = tokio::time::sleep(budget) => {
+            token.cancel();
+            // The hooks' process groups are killed as the dispatch unwinds: let it finish
+            // (bounded), so none outlives this process.
+            let _ = tokio::time::timeout(UNWIND, &mut dispatch).await;
+            Err(HookError::Budget(budget))
+        }
+    };
+    match (result, canonical) {
+        (Ok(r), Some(c)) => reply(harness, &event, c, &r),
+        (Ok(_), None) => Reply::default(),
+        (Err(e), c) => failure(rt, harness, (&event, c), &e.to_string()),
+    }
+}
+
+/// The outcome said in the harness's own answer format.
+pub(crate) fn reply(harness: Dialect, spelling: &str, event: CanonicalEvent, r: &DispatchResult) -> Reply {
+    let o = &r.outcome;
+    let said = Said {
+        event,
+        spelling,
+        decision: o.decision,
+        reason: o.reason.as_deref(),
+        contexts: &o.contexts,
+        messages: &o.messages,
+        update_input: o.update_inputs.last(),
+        stop: o.stop,
+        stop_reason: o.stop_reason.as_deref(),
+        permission: o.fields.permission.as_ref(),
+    };
+    crate::harness::of(harness).reply(&said)
+}
+
+/// What the harness gets when hookrt could not answer: a deny (with the error as the reason)
+/// on a `failClosed` event, otherwise nothing but a line on stderr, so the harness goes on.
+pub(crate) fn failure(
+    rt: &Runtime,
+    harness: Dialect,
+    (spelling, event): (&str, Option<CanonicalEvent>),
+    why: &str,
+) -> Reply {
+    tracing::warn!(harness = crate::inside::host_name(harness), event = spelling, "hookrt could not answer: {why}");
+    match event.filter(|e| rt.options().policy.fail_closed.contains(e)) {
+        Some(event) => {
+            let reason = format!("hookrt failed closed: {why}");
+            let said = Said {
+                event,
+                spelling,
+                decision: Decision::Deny,
+                reason: Some(&reason),
+                contexts: &[],
+                messages: &[],
+                update_input: None,
+                stop: false,
+                stop_reason: None,
+                permission: None,
+            };
+            crate::harness::of(harness).reply(&said)
+        }
+        None => Reply { stdout: String::new(), stderr: format!("hookrt: {why}\n"), code: 0 },
+    }
+}

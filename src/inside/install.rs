@@ -1,0 +1,124 @@
+//! `hookrt install <harness>` / `hookrt uninstall <harness>`: the entries that make a harness
+//! run `hookrt hook <harness> --event <name>` on each event hookrt can answer, in the harness's
+//! own file for the scope, plus exactly the trust step the harness needs for those entries
+//! (Codex's trusted hashes, Hermes' allowlist) — never for the user's other hooks.
+//!
+//! Installing is idempotent (hookrt's old entries are replaced). The first install of a file
+//! records the file as it was (`<state>/installs/`); uninstalling removes hookrt's entries and,
+//! when what is left is what was there before, writes the recorded bytes back, so the file is
+//! byte-identical (or removed when install created it). Edits made in between are kept.
+
+mod entries;
+mod record;
+
+use crate::vocab::Dialect;
+use std::path::{Path, PathBuf};
+
+pub(crate) use record::apply;
+
+/// Which of the harness's files: the user's (every project) or this project's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InstallScope {
+    User,
+    Project,
+}
+
+/// Where the harness's files are, and the command that starts hookrt.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub home: PathBuf,
+    pub cwd: PathBuf,
+    pub codex_home: Option<PathBuf>,
+    pub hermes_home: Option<PathBuf>,
+    pub copilot_home: Option<PathBuf>,
+    /// The hookrt executable as the entries name it (shell-quoted when needed).
+    pub program: String,
+    /// Where install records are kept.
+    pub state: PathBuf,
+}
+
+/// One file's change: its text before and after (`None`: absent).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub path: PathBuf,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+/// What an install or uninstall does: the files, and what the user should know.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    pub changes: Vec<Change>,
+    pub notes: Vec<String>,
+    /// Whether applying it records the files' first state (install) or forgets it (uninstall).
+    pub installing: bool,
+}
+
+/// Why an install or uninstall cannot be planned.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    #[error("cannot read {path}: {1}", path = .0.display())]
+    Read(PathBuf, #[source] std::io::Error),
+    #[error("{path}: {1}; fix or remove it first", path = .0.display())]
+    Parse(PathBuf, String),
+    #[error("cannot write {path}: {1}", path = .0.display())]
+    Write(PathBuf, #[source] std::io::Error),
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// The hookrt entries for a harness and scope, with their trust step.
+pub(crate) fn install(harness: Dialect, scope: InstallScope, t: &Target) -> Result<Plan, InstallError> {
+    let file = entries::hook_file(harness, scope, t)?;
+    let before = read(&file)?;
+    let after = entries::with_ours(harness, &file, before.as_deref(), t)?;
+    let mut plan = Plan { installing: true, ..Plan::default() };
+    let trust = entries::trust_step(harness, scope, (&file, &after), t, &mut plan.notes)?;
+    plan.changes.push(Change { path: file, before, after: Some(after) });
+    plan.changes.extend(trust);
+    plan.changes.retain(|c| c.before != c.after);
+    Ok(plan)
+}
+
+/// Removes hookrt's entries (and its trust records) for a harness and scope, restoring each
+/// file's recorded bytes when nothing else changed.
+pub(crate) fn uninstall(harness: Dialect, scope: InstallScope, t: &Target) -> Result<Plan, InstallError> {
+    let file = entries::hook_file(harness, scope, t)?;
+    let mut plan = Plan::default();
+    let mut files = vec![file.clone()];
+    files.extend(entries::trust_files(harness, t));
+    for path in files {
+        let Some(before) = read(&path)? else { continue };
+        let cleaned = entries::without_ours(harness, &path, &before, t)?;
+        let after = record::restore(&t.state, &path, cleaned, |a, b| entries::same(&path, a, b));
+        plan.changes.push(Change { path, before: Some(before), after });
+    }
+    plan.changes.retain(|c| c.before != c.after);
+    if plan.changes.is_empty() {
+        plan.notes.push(format!("no hookrt entries in {}", file.display()));
+    }
+    Ok(plan)
+}
+
+/// A file's text, `None` when it does not exist.
+fn read(path: &Path) -> Result<Option<String>, InstallError> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(InstallError::Read(path.to_path_buf(), e)),
+    }
+}
+
+/// The plan as a unified diff, for `--dry-run`.
+pub(crate) fn diff(plan: &Plan) -> String {
+    let mut out = String::new();
+    for c in &plan.changes {
+        let (a, b) = (c.before.as_deref().unwrap_or(""), c.after.as_deref().unwrap_or(""));
+        let name = c.path.display().to_string();
+        let old = if c.before.is_some() { format!("a{name}") } else { "/dev/null".into() };
+        let new = if c.after.is_some() { format!("b{name}") } else { "/dev/null".into() };
+        let d = similar::TextDiff::from_lines(a, b);
+        out.push_str(&d.unified_diff().context_radius(3).header(&old, &new).to_string());
+    }
+    out
+}
