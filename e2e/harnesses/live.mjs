@@ -10,7 +10,9 @@
 // and reported only if it drifts again (a machine busy enough to trip a harness's own timers).
 //
 // Then, for Codex, Gemini CLI, Copilot CLI and Hermes, an untrusted and a trusted session each
-// (trust.mjs): hookrt's verdict on the same files must be the harness's.
+// (trust.mjs): hookrt's verdict on the same files must be the harness's. Last, one session of each
+// harness with hookrt installed into it (inside.mjs): hookrt's guards block the tool there, its
+// context reaches the model, and `hookrt uninstall` leaves the harness's files as they were.
 //
 // Usage: node e2e/harnesses/live.mjs [--kits a,b] [--scenarios S1,S2] [--keep DIR]
 import fs from 'node:fs'
@@ -20,6 +22,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { KITS, KIT_NAMES } from './kits.mjs'
 import { RECORDINGS, recordOne, setup, installDir } from './record.mjs'
 import { trustChecks } from './trust.mjs'
+import { insideChecks } from './inside.mjs'
 
 const args = process.argv.slice(2)
 const opt = k => { const i = args.indexOf(k); return i >= 0 ? args[i + 1] : undefined }
@@ -114,7 +117,10 @@ function main() {
   // Trust: an untrusted and a trusted setup per gating harness; hookrt's verdict must be theirs.
   const distrust = only ? [] : trustChecks(kits)
   console.log(`trust: ${distrust.length ? `hookrt's verdicts differ:\n  ${distrust.join('\n  ')}` : 'hookrt agrees with every harness'}`)
-  process.exit(failed || distrust.length ? 1 : 0)
+  // Inside: hookrt installed into each harness, guarding a real session.
+  const inside = only ? [] : insideChecks(kits)
+  console.log(`inside: ${inside.length ? `problems:\n  ${inside.join('\n  ')}` : 'hookrt guarded a real session of every harness, and uninstalled cleanly'}`)
+  process.exit(failed || distrust.length || inside.length ? 1 : 0)
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) main()

@@ -74,6 +74,9 @@ TRUSTFLAG=--trust-folder; [ "${TRUST:-1}" = 1 ] || TRUSTFLAG=
 if [ "${TRUST:-1}" = persist ]; then
   "$NODE" -e 'const fs=require("fs"),[f,d]=process.argv.slice(1);let j={};try{j=JSON.parse(fs.readFileSync(f,"utf8"))}catch{};j.trusted_folders=[...(j.trusted_folders||[]),d];fs.writeFileSync(f,JSON.stringify(j,null,2))' "$RUN/home/.copilot/config.json" "$RUN/proj"
 fi
+# hookrt's e2e (../inside.mjs): HOOKRT_SETUP runs once the session's files are written and before the
+# harness starts, with RUN the session folder (it runs `hookrt install`)
+if [ -n "${HOOKRT_SETUP:-}" ]; then RUN="$RUN" bash -c "$HOOKRT_SETUP" || { echo "HOOKRT_SETUP failed"; exit 65; }; fi
 PROMPT="Run the shell command: echo hi"
 T0=$(date +%s.%N)
 ( cd "$RUN/proj" && env -i PATH="$(dirname "$NODE"):/usr/local/bin:/usr/bin:/bin" HOME="$RUN/home" COPILOT_HOME="$RUN/home/.copilot" \

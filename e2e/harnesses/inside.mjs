@@ -1,0 +1,142 @@
+// hookrt inside the real harnesses (part of `npm run test:harnesses`): for Claude Code, Codex,
+// Gemini CLI, Copilot CLI and Hermes, one real session (scenario S1: the kit's recorder on every
+// event, the mock model asking to run `rm -rf ./scratch`) after `hookrt install <harness>`, with a
+// project holding a `.agents/hooks.json` guard denying `rm -rf` and a native `.dsh-hooks.json` with
+// its own guard and a prompt-context hook. Checked, from what the harness and the mock recorded:
+//   - the tool did not run (./scratch is still there) and the guard's reason reached the model;
+//   - the context hook's text reached the model;
+//   - hookrt's history lists the runs, each with the harness's name, none from the harness's own
+//     files (the harness runs those itself: its recorder ran once per call, not twice);
+//   - `hookrt uninstall` leaves the harness's files byte-identical to before the install.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { KITS } from './kits.mjs'
+import { runScenario, installDir } from './record.mjs'
+
+const HERE = path.dirname(fileURLToPath(import.meta.url))
+const ROOT = path.join(HERE, '..', '..')
+// The native executable, as `hookrt install` writes it into the entries.
+const NATIVE = [path.join(ROOT, 'bin', 'hookrt-native')].find(f => fs.existsSync(f))
+
+const GUARD = { PreToolUse: [{ matcher: 'Bash', command: "grep -q 'rm -rf' && { echo 'GUARD: no rm -rf here' >&2; exit 2; } || exit 0" }] }
+const NATIVE_FILE = {
+  version: 1,
+  events: {
+    'prompt:submit': [{ hooks: [{ type: 'shell', command: `printf '%s' '{"hookSpecificOutput":{"additionalContext":"CONTEXT-FROM-HOOKRT"}}'` }] }],
+    'tool:before': [{ matcher: 'Bash', hooks: [{ type: 'shell', command: "grep -q 'rm -rf' && { echo 'NATIVE GUARD: no rm -rf either' >&2; exit 2; } || exit 0" }] }],
+  },
+}
+
+/**
+ * Per kit: the harness name for hookrt, the install scope, the files install touches (relative to
+ * the session folder), the mock's tool call, the environment of its trust setup, and its event for a
+ * tool call (to count the recorder's calls).
+ */
+export const INSIDE = {
+  'claude-code': {
+    harness: 'claude', scope: 'project', files: ['proj/.claude/settings.json'],
+    env: { MOCK_TOOL_INPUT: JSON.stringify({ command: 'rm -rf ./scratch', description: 'Remove scratch' }) },
+    toolEvent: 'PreToolUse',
+  },
+  codex: {
+    harness: 'codex', scope: 'project', files: ['proj/.codex/hooks.json', 'home/.codex/config.toml'],
+    // the recorder's hooks trusted the way `codex` does (/hooks) before hookrt installs; hookrt's
+    // entries are trusted by install's own step
+    env: { MOCK_SHELL_COMMAND: 'rm -rf ./scratch', TRUST: 'persist' },
+    toolEvent: 'PreToolUse',
+  },
+  'gemini-cli': {
+    harness: 'gemini', scope: 'project', files: ['proj/.gemini/settings.json'],
+    env: { MOCK_TOOL_ARGS: JSON.stringify({ command: 'rm -rf ./scratch' }) },
+    toolEvent: 'BeforeTool',
+  },
+  'copilot-cli': {
+    harness: 'copilot', scope: 'project', files: ['proj/.github/hooks/hookrt.json'],
+    env: { MOCK_TOOL_ARGS: JSON.stringify({ command: 'rm -rf ./scratch', description: 'Remove scratch' }) },
+    toolEvent: 'preToolUse',
+  },
+  hermes: {
+    harness: 'hermes', scope: 'user', files: ['home/.hermes/config.yaml', 'home/.hermes/shell-hooks-allowlist.json'],
+    // no --accept-hooks: hookrt's entries run because install approved them (the recorder's are
+    // skipped, never approved)
+    env: { MOCK_TOOL_ARGS: JSON.stringify({ command: 'rm -rf ./scratch' }), ACCEPT: 'none' },
+    toolEvent: 'pre_tool_call',
+  },
+}
+
+const q = s => `'${String(s).replaceAll("'", "'\\''")}'`
+
+/** The shell line run.sh runs before the harness starts: the project's files, a snapshot, install. */
+function setupLine(k, tmp) {
+  const agents = path.join(tmp, 'agents.json')
+  const nativeFile = path.join(tmp, 'dsh-hooks.json')
+  fs.writeFileSync(agents, JSON.stringify(GUARD))
+  fs.writeFileSync(nativeFile, JSON.stringify(NATIVE_FILE))
+  const snap = k.files.map(f => `if [ -f "$RUN/${f}" ]; then cp "$RUN/${f}" "$RUN/${f}.before-hookrt"; fi`).join('; ')
+  return [
+    'set -e', 'mkdir -p "$RUN/proj/scratch" "$RUN/proj/.agents"', `cp ${q(agents)} "$RUN/proj/.agents/hooks.json"`,
+    `cp ${q(nativeFile)} "$RUN/proj/.dsh-hooks.json"`, snap,
+    `${q(NATIVE)} install ${k.harness} --scope ${k.scope} --cwd "$RUN/proj" --home "$RUN/home" > "$RUN/hookrt-install.txt"`,
+  ].join('; ')
+}
+
+const readLines = f => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).flatMap(l => { try { return [JSON.parse(l)] } catch { return [] } }) : [])
+
+/** Runs the kit's session with hookrt installed; returns the problems found (empty: all held). */
+function insideCheck(kit) {
+  const k = INSIDE[kit]
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hookrt-inside-${kit}-`))
+  const problems = []
+  try {
+    const env = { ...k.env, HOOKRT_SETUP: setupLine(k, tmp), XDG_STATE_HOME: '' }
+    const { run, printout } = runScenario(kit, 'S1', tmp, env)
+    if (!fs.existsSync(path.join(run, 'hookrt-install.txt'))) return [`hookrt install did not run:\n${printout.slice(-1500)}`]
+    const mock = fs.existsSync(path.join(run, KITS[kit].mock)) ? fs.readFileSync(path.join(run, KITS[kit].mock), 'utf8') : ''
+    if (!fs.existsSync(path.join(run, 'proj', 'scratch'))) problems.push('the tool ran: ./scratch is gone')
+    if (!/no rm -rf here/.test(mock)) problems.push("the guard's reason did not reach the model")
+    if (!/CONTEXT-FROM-HOOKRT/.test(mock)) problems.push("the context hook's text did not reach the model")
+    const history = readLines(path.join(run, 'home', '.local', 'state', 'hookrt', 'history.jsonl'))
+    const runs = history.flatMap(h => h.runs.map(r => ({ host: h.host, event: h.event, file: r.file, decision: r.decision })))
+    if (!history.length) problems.push('hookrt wrote no history (it ran no hook)')
+    if (history.some(h => h.host !== k.harness)) problems.push(`history lines name another host: ${[...new Set(history.map(h => h.host))]}`)
+    const own = runs.filter(r => !/\.agents\/hooks\.json$|\.dsh-hooks\.json$/.test(r.file))
+    if (own.length) problems.push(`hookrt ran the harness's own hooks too: ${own.map(r => r.file).join(', ')}`)
+    if (!runs.some(r => r.decision === 'deny')) problems.push('no hookrt run denied')
+    const recorder = readLines(path.join(run, KITS[kit].log)).filter(c => c.stdin && (c.event === k.toolEvent || c.stdin.hook_event_name === k.toolEvent))
+    if (recorder.length > 1) problems.push(`the harness's own ${k.toolEvent} hook ran ${recorder.length} times for one call`)
+    // Uninstall: the harness's files as they were before the install.
+    const homeEnv = { CODEX_HOME: path.join(run, 'home', '.codex'), HERMES_HOME: path.join(run, 'home', '.hermes'), XDG_STATE_HOME: '' }
+    const u = spawnSync(NATIVE, ['uninstall', k.harness, '--scope', k.scope, '--cwd', path.join(run, 'proj'), '--home', path.join(run, 'home')],
+      { encoding: 'utf8', env: { ...process.env, ...homeEnv } })
+    if (u.status !== 0) problems.push(`hookrt uninstall failed: ${u.stderr}`)
+    for (const f of k.files) {
+      const before = path.join(run, `${f}.before-hookrt`)
+      const now = path.join(run, f)
+      const same = fs.existsSync(before) ? fs.existsSync(now) && fs.readFileSync(before).equals(fs.readFileSync(now)) : !fs.existsSync(now)
+      if (!same) problems.push(`${f} is not as it was before the install`)
+    }
+    console.log(`${kit.padEnd(12)} inside: ${history.length} dispatches through hookrt (${runs.length} runs, ${runs.filter(r => r.decision === 'deny').length} denies), harness's own ${k.toolEvent} hook ran ${recorder.length}x${problems.length ? '  <-- ' + problems.length + ' problem(s)' : ''}`)
+  } catch (e) {
+    problems.push(String(e.message ?? e).slice(0, 2000))
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true })
+  }
+  return problems.map(p => `${kit}: ${p}`)
+}
+
+/** Every kit's inside session; the problems found. */
+export function insideChecks(kits) {
+  if (!NATIVE) return ['bin/hookrt-native is missing: build it first (npm run build:ci)']
+  return kits.filter(k => INSIDE[k]).flatMap(insideCheck)
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const kits = process.argv[2]?.split(',') ?? Object.keys(INSIDE)
+  for (const kit of kits) if (!fs.existsSync(installDir(kit))) throw new Error(`${kit} is not installed (npm run record:harnesses)`)
+  const found = insideChecks(kits)
+  console.log(found.length ? `hookrt inside the harnesses:\n  ${found.join('\n  ')}` : 'hookrt inside the harnesses: every check held')
+  process.exit(found.length ? 1 : 0)
+}
