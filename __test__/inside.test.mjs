@@ -16,7 +16,7 @@ function run(p, args, { input = '', env = {} } = {}) {
   const r = spawnSync(native, [...args, '--cwd', p.path('proj'), '--home', p.path('home')], {
     encoding: 'utf8',
     input,
-    env: { ...process.env, HOME: p.path('home'), CODEX_HOME: p.path('home/.codex'), HERMES_HOME: p.path('home/.hermes'), COPILOT_HOME: p.path('home/.copilot'), XDG_STATE_HOME: '', ...env },
+    env: { ...process.env, HOME: p.path('home'), CODEX_HOME: p.path('home/.codex'), HERMES_HOME: p.path('home/.hermes'), COPILOT_HOME: p.path('home/.copilot'), XDG_STATE_HOME: '', HOOKRT_SOCKET: p.path('no-server.sock'), ...env },
   })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
@@ -27,7 +27,7 @@ function runEntry(p, command, stdin) {
     cwd: p.path('proj'),
     encoding: 'utf8',
     input: JSON.stringify(stdin),
-    env: { ...process.env, HOME: p.path('home'), CODEX_HOME: p.path('home/.codex'), HERMES_HOME: p.path('home/.hermes'), XDG_STATE_HOME: '' },
+    env: { ...process.env, HOME: p.path('home'), CODEX_HOME: p.path('home/.codex'), HERMES_HOME: p.path('home/.hermes'), XDG_STATE_HOME: '', HOOKRT_SOCKET: p.path('no-server.sock') },
   })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
@@ -189,6 +189,13 @@ test('hook: the harness\'s own files are left to it; past the budget the hooks a
 
   r = run(p, ['hook', 'claude', '--budget', '0.5', '--include-own'], { input: call })
   assert.equal(existsSync(p.path('proj/ran-by-hookrt')), true, '--include-own reads them too')
+
+  // --fail-closed given to install goes into the entries, which uninstall still finds.
+  r = run(p, ['install', 'claude', '--fail-closed', 'PreToolUse'])
+  const entry = JSON.parse(readFileSync(p.path('proj/.claude/settings.json'), 'utf8')).hooks.PreToolUse.at(-1).hooks[0].command
+  assert.match(entry, / hook claude --event PreToolUse --fail-closed PreToolUse$/)
+  assert.equal(run(p, ['uninstall', 'claude']).code, 0)
+  assert.deepEqual(JSON.parse(readFileSync(p.path('proj/.claude/settings.json'), 'utf8')), { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'touch ran-by-hookrt; exit 2' }] }] } })
 
   r = run(p, ['hook', 'claude'], { input: 'not json' })
   assert.equal(r.code, 0)

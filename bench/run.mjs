@@ -313,9 +313,68 @@ async function oneShot() {
   rmSync(p.dir, { recursive: true, force: true })
 }
 
+/** Wall ms of `hookrt hook` answering one call (its stdin written, its answer read). */
+function hookMs(native, env, cwd, input) {
+  return new Promise((resolve, reject) => {
+    const t = process.hrtime.bigint()
+    const c = spawn(native, ['hook', 'claude'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
+    let out = ''
+    c.stdout.on('data', (d) => (out += d))
+    c.stderr.resume()
+    c.on('error', reject)
+    c.on('close', () => resolve([Number(process.hrtime.bigint() - t) / 1e6, out]))
+    c.stdin.end(input)
+  })
+}
+
+/**
+ * `hookrt hook` as a harness runs it, per event: in-process (it loads the project's files each
+ * time) against a warm `hookrt serve`, with ten hook files' worth of hooks of which one matches,
+ * alternating with a bare `sh -c true` spawn.
+ */
+async function hookCommand() {
+  const native = [join(root, 'bin', 'hookrt-native')].find(existsSync)
+  if (!native) return
+  const p = projectWith({ PreToolUse: Array.from({ length: 10 }, (_, i) => ({ matcher: i === 0 ? 'Bash' : `Tool${i}`, hooks: [{ command: 'true' }] })) })
+  const env = { ...process.env, HOME: p.home, XDG_RUNTIME_DIR: join(p.dir, 'run'), XDG_STATE_HOME: '', HOOKRT_SOCKET: '' }
+  const input = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: p.cwd })
+  const pairs = quick ? 20 : 60
+  const med = (x) => x.sort((a, b) => a - b)[x.length >> 1]
+  const measure = async () => {
+    const ours = []
+    const base = []
+    for (let i = 0; i < 3; i++) await hookMs(native, env, p.cwd, input)
+    for (let i = 0; i < pairs; i++) {
+      base.push(await spawnMs('/bin/sh', ['-c', 'true']))
+      ours.push((await hookMs(native, env, p.cwd, input))[0])
+    }
+    return [med(ours), med(base)]
+  }
+  const [inProcess, base1] = await measure()
+  report(`hookrt hook claude, one matching \`true\` hook of 10, in-process (median of ${pairs} pairs)`, inProcess, 'ms', 'sh -c true spawn', base1, inProcess / base1)
+  // The same project with a Node worker hook instead: in-process each call starts the worker.
+  writeFileSync(join(p.cwd, 'w.js'), TRUE_WORKER)
+  writeFileSync(join(p.cwd, '.dsh-hooks.json'), JSON.stringify({ version: 1, events: { 'tool:before': [{ matcher: 'Bash', hooks: [{ type: 'worker', command: 'node w.js' }] }] } }))
+  const cold = []
+  for (let i = 0; i < (quick ? 5 : 15); i++) cold.push((await hookMs(native, env, p.cwd, input))[0])
+  const server = spawn(native, ['serve'], { env, stdio: 'ignore' })
+  for (let i = 0; i < 200 && !existsSync(join(p.dir, 'run', 'hookrt', 'serve.sock')); i++) await new Promise((r) => setTimeout(r, 25))
+  const warm = []
+  for (let i = 0; i < 3; i++) await hookMs(native, env, p.cwd, input)
+  for (let i = 0; i < pairs; i++) warm.push((await hookMs(native, env, p.cwd, input))[0])
+  report('hookrt hook claude with a Node worker hook, through a warm hookrt serve', med(warm), 'ms', 'in-process (the worker started per call)', med(cold), med(cold) / med(warm))
+  rmSync(join(p.cwd, '.dsh-hooks.json'))
+  const [served, base2] = await measure()
+  server.kill('SIGTERM')
+  report(`hookrt hook claude, one matching \`true\` hook of 10, through a warm hookrt serve (median of ${pairs} pairs)`, served, 'ms', 'sh -c true spawn', base2, served / base2)
+  report('hookrt hook (one `true` hook of 10) through hookrt serve', served, 'ms', 'in-process', inProcess, served / inProcess)
+  rmSync(p.dir, { recursive: true, force: true })
+}
+
 console.log(`hookrt bench (${quick ? 'quick' : 'full'}), node ${process.version}, ${new Date().toISOString()}`)
 loadCost()
 await oneShot()
+await hookCommand()
 await noMatch()
 const raw = await oneTrueHook()
 await fiveSleepers()

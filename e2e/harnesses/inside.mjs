@@ -69,16 +69,35 @@ export const INSIDE = {
 
 const q = s => `'${String(s).replaceAll("'", "'\\''")}'`
 
+/**
+ * How `hookrt hook` answers in a session: in its own process; through `hookrt serve` (started
+ * before the harness, on the socket the hook computes from the session's HOME); or through a
+ * server the session's first prompt hook kills (SIGKILL, in the middle of that call), so the
+ * calls from then on are answered in-process.
+ */
+export const MODES = ['in-process', 'serve', 'serve killed mid-session']
+
 /** The shell line run.sh runs before the harness starts: the project's files, a snapshot, install. */
-function setupLine(k, tmp) {
+function setupLine(k, tmp, mode) {
   const agents = path.join(tmp, 'agents.json')
   const nativeFile = path.join(tmp, 'dsh-hooks.json')
   fs.writeFileSync(agents, JSON.stringify(GUARD))
-  fs.writeFileSync(nativeFile, JSON.stringify(NATIVE_FILE))
+  const file = structuredClone(NATIVE_FILE)
+  // Every hook notes which process ran it (`$PPID` of its shell): hookrt serve or hookrt hook.
+  file.events['tool:before'][0].hooks[0].command = 'echo $PPID >> "$HOOKRT_E2E_RUN/guard-ran-in"; ' + file.events['tool:before'][0].hooks[0].command
+  if (mode === 'serve killed mid-session') {
+    file.events['prompt:submit'][0].hooks.unshift({ type: 'shell', command: 'kill -9 "$(cat "$HOOKRT_E2E_RUN/serve.pid")" 2>/dev/null; true' })
+  }
+  fs.writeFileSync(nativeFile, JSON.stringify(file).replaceAll('$HOOKRT_E2E_RUN', '__RUN__'))
   const snap = k.files.map(f => `if [ -f "$RUN/${f}" ]; then cp "$RUN/${f}" "$RUN/${f}.before-hookrt"; fi`).join('; ')
   return [
     'set -e', 'mkdir -p "$RUN/proj/scratch" "$RUN/proj/.agents"', `cp ${q(agents)} "$RUN/proj/.agents/hooks.json"`,
-    `cp ${q(nativeFile)} "$RUN/proj/.dsh-hooks.json"`, snap,
+    `sed "s|__RUN__|$RUN|g" ${q(nativeFile)} > "$RUN/proj/.dsh-hooks.json"`, snap,
+    ...(mode === 'in-process' ? [] : [
+      // the socket `hookrt hook` will look for: $HOME/.cache/hookrt/serve.sock with the session's HOME
+      `(HOME="$RUN/home" XDG_RUNTIME_DIR= HOOKRT_SOCKET= setsid ${q(NATIVE)} serve > "$RUN/serve.log" 2>&1 & echo $! > "$RUN/serve.pid")`,
+      'for i in $(seq 100); do [ -S "$RUN/home/.cache/hookrt/serve.sock" ] && break; sleep 0.05; done',
+    ]),
     `${q(NATIVE)} install ${k.harness} --scope ${k.scope} --cwd "$RUN/proj" --home "$RUN/home" > "$RUN/hookrt-install.txt"`,
   ].join('; ')
 }
@@ -86,12 +105,12 @@ function setupLine(k, tmp) {
 const readLines = f => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).flatMap(l => { try { return [JSON.parse(l)] } catch { return [] } }) : [])
 
 /** Runs the kit's session with hookrt installed; returns the problems found (empty: all held). */
-function insideCheck(kit) {
+function insideCheck(kit, mode) {
   const k = INSIDE[kit]
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hookrt-inside-${kit}-`))
   const problems = []
   try {
-    const env = { ...k.env, HOOKRT_SETUP: setupLine(k, tmp), XDG_STATE_HOME: '' }
+    const env = { ...k.env, HOOKRT_SETUP: setupLine(k, tmp, mode), XDG_STATE_HOME: '', XDG_RUNTIME_DIR: '', HOOKRT_SOCKET: '' }
     const { run, printout } = runScenario(kit, 'S1', tmp, env)
     if (!fs.existsSync(path.join(run, 'hookrt-install.txt'))) return [`hookrt install did not run:\n${printout.slice(-1500)}`]
     const mock = fs.existsSync(path.join(run, KITS[kit].mock)) ? fs.readFileSync(path.join(run, KITS[kit].mock), 'utf8') : ''
@@ -107,6 +126,15 @@ function insideCheck(kit) {
     if (!runs.some(r => r.decision === 'deny')) problems.push('no hookrt run denied')
     const recorder = readLines(path.join(run, KITS[kit].log)).filter(c => c.stdin && (c.event === k.toolEvent || c.stdin.hook_event_name === k.toolEvent))
     if (recorder.length > 1) problems.push(`the harness's own ${k.toolEvent} hook ran ${recorder.length} times for one call`)
+    // Who answered: the server (its pid), or hookrt hook itself.
+    const servePid = fs.existsSync(path.join(run, 'serve.pid')) ? Number(fs.readFileSync(path.join(run, 'serve.pid'), 'utf8')) : 0
+    const ranIn = fs.existsSync(path.join(run, 'guard-ran-in')) ? fs.readFileSync(path.join(run, 'guard-ran-in'), 'utf8').trim().split('\n').map(Number) : []
+    if (!ranIn.length) problems.push('the native guard never ran')
+    if (mode === 'serve' && ranIn.some(pid => pid !== servePid)) problems.push(`the guard ran outside hookrt serve (${ranIn} vs ${servePid})`)
+    if (mode !== 'serve' && ranIn.some(pid => pid === servePid)) problems.push('the guard ran in the killed server')
+    if (servePid) {
+      try { process.kill(servePid, 'SIGTERM') } catch {}
+    }
     // Uninstall: the harness's files as they were before the install.
     const homeEnv = { CODEX_HOME: path.join(run, 'home', '.codex'), HERMES_HOME: path.join(run, 'home', '.hermes'), XDG_STATE_HOME: '' }
     const u = spawnSync(NATIVE, ['uninstall', k.harness, '--scope', k.scope, '--cwd', path.join(run, 'proj'), '--home', path.join(run, 'home')],
@@ -118,19 +146,22 @@ function insideCheck(kit) {
       const same = fs.existsSync(before) ? fs.existsSync(now) && fs.readFileSync(before).equals(fs.readFileSync(now)) : !fs.existsSync(now)
       if (!same) problems.push(`${f} is not as it was before the install`)
     }
-    console.log(`${kit.padEnd(12)} inside: ${history.length} dispatches through hookrt (${runs.length} runs, ${runs.filter(r => r.decision === 'deny').length} denies), harness's own ${k.toolEvent} hook ran ${recorder.length}x${problems.length ? '  <-- ' + problems.length + ' problem(s)' : ''}`)
+    console.log(`${kit.padEnd(12)} inside (${mode}): ${history.length} dispatches through hookrt (${runs.length} runs, ${runs.filter(r => r.decision === 'deny').length} denies), harness's own ${k.toolEvent} hook ran ${recorder.length}x${problems.length ? '  <-- ' + problems.length + ' problem(s)' : ''}`)
   } catch (e) {
     problems.push(String(e.message ?? e).slice(0, 2000))
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true })
   }
-  return problems.map(p => `${kit}: ${p}`)
+  return problems.map(p => `${kit} (${mode}): ${p}`)
 }
+
+/** The modes each kit is run in: every mode for the quick harnesses, in-process for the rest. */
+const modesOf = kit => (['claude-code', 'gemini-cli'].includes(kit) ? MODES : ['in-process'])
 
 /** Every kit's inside session; the problems found. */
 export function insideChecks(kits) {
   if (!NATIVE) return ['bin/hookrt-native is missing: build it first (npm run build:ci)']
-  return kits.filter(k => INSIDE[k]).flatMap(insideCheck)
+  return kits.filter(k => INSIDE[k]).flatMap(kit => modesOf(kit).flatMap(mode => insideCheck(kit, mode)))
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

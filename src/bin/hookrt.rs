@@ -4,8 +4,8 @@
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // A one-shot command (`run`, `validate`, …) is over in milliseconds: threads it would never
-    // use cost a third of its start-up. `listen` serves many requests at once and gets two.
-    let builder = if args.iter().any(|a| a == "listen") {
+    // use cost a third of its start-up. `listen` and `serve` answer many calls at once and get two.
+    let builder = if args.iter().any(|a| a == "listen" || a == "serve") {
         let mut b = tokio::runtime::Builder::new_multi_thread();
         b.worker_threads(2);
         b

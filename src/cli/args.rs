@@ -211,6 +211,15 @@ pub(crate) enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Keep one warm runtime per project for `hookrt hook` (reloaded when a hook file changes,
+    /// workers kept alive across sessions) on a Unix socket only this user can reach;
+    /// `hookrt hook` answers in-process when it is not running or does not answer.
+    Serve {
+        /// The socket (default: $HOOKRT_SOCKET, $XDG_RUNTIME_DIR/hookrt/serve.sock, else
+        /// ~/.cache/hookrt/serve.sock).
+        #[arg(long, value_name = "PATH")]
+        socket: Option<PathBuf>,
+    },
     /// Print the version.
     Version,
     /// Print help.

@@ -2,25 +2,37 @@
 
 use crate::cli::args::Shared;
 use crate::cli::Io;
+use crate::harness::reply::Reply;
 use crate::inside::install::{self, InstallScope, Plan, Target};
 use crate::inside::{default_history, host};
-use crate::runtime::options::HistoryOptions;
+use crate::runtime::options::{HistoryOptions, RuntimeOptions};
 use crate::runtime::Runtime;
+use crate::vocab::Dialect;
+use serde_json::{Map, Value};
 use std::io::Read;
 use std::path::PathBuf;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
-fn env(k: &str) -> Option<String> {
+pub(crate) fn env(k: &str) -> Option<String> {
     std::env::var(k).ok().filter(|v| !v.is_empty())
 }
 
 /// The home directory as the runtime resolves it.
 fn home(shared: &Shared) -> PathBuf {
+    home_in(shared, &env)
+}
+
+fn home_in(shared: &Shared, env: &dyn Fn(&str) -> Option<String>) -> PathBuf {
     shared
         .home
         .clone()
-        .or_else(|| ["HOOKRT_HOME", "HOOKS_ADAPTER_HOME", "HOME"].iter().find_map(|k| env(k)).map(PathBuf::from))
+        .or_else(|| {
+            ["HOOKRT_HOME", "HOOKS_ADAPTER_HOME", "HOME"]
+                .iter()
+                .find_map(|k| env(k).filter(|v| !v.is_empty()))
+                .map(PathBuf::from)
+        })
         .unwrap_or_else(|| PathBuf::from("/"))
 }
 
@@ -31,41 +43,71 @@ pub(crate) fn history_file(shared: &Shared) -> Option<PathBuf> {
         .or_else(|| Some(default_history(&home(shared), &env)).filter(|p| p.exists()))
 }
 
-/// `hookrt hook <harness>`: the harness's stdin in, its answer out.
+/// The runtime options of one `hookrt hook` call: the shared flags, the harness (its own
+/// files left to it), the session's directory (the input's `cwd`, else `cwd`, the directory
+/// the call was started in), and the default history file.
+pub(crate) fn hook_options(
+    shared: &Shared,
+    (dialect, include_own): (Dialect, bool),
+    payload: &Map<String, Value>,
+    cwd: Option<PathBuf>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> RuntimeOptions {
+    let mut options = shared.options(false);
+    options.inside = Some(dialect);
+    options.include_own_files = include_own;
+    if options.cwd.is_none() {
+        options.cwd = payload.get("cwd").and_then(Value::as_str).map(PathBuf::from).filter(|p| p.is_dir()).or(cwd);
+    }
+    if options.history.is_none() && env("HOOKRT_HISTORY").filter(|v| !v.is_empty()).is_none() {
+        let home = options.home_dir.clone().unwrap_or_else(|| home_in(shared, env));
+        let path = default_history(&home, env);
+        // The default file's folder is hookrt's own to make.
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        options.history = Some(HistoryOptions { path, max_bytes: None, payloads: false, host: None });
+    }
+    options
+}
+
+/// The harness's event and payload from its stdin, or the reply saying why there are none.
+pub(crate) fn call_of(stdin: &[u8], event: Option<&str>) -> Result<(String, Map<String, Value>), Reply> {
+    use crate::inside::hook::{event_of, payload_of};
+    payload_of(stdin)
+        .and_then(|p| event_of(event, &p).map(|e| (e, p)))
+        .map_err(|e| Reply { stderr: format!("hookrt: {e}\n"), ..Default::default() })
+}
+
+/// `hookrt hook <harness>`: the harness's stdin in, its answer out — from `hookrt serve` when
+/// it runs and answers, else in this process.
 pub(crate) async fn hook(
     shared: &Shared,
     (harness, event, include_own, budget): (&str, Option<String>, bool, f64),
+    argv: &[String],
     io: Io<'_>,
     shutdown: &CancellationToken,
 ) -> i32 {
-    use crate::inside::hook::{answer, event_of, payload_of};
     let Some(dialect) = host(harness) else { return 1 };
     let mut stdin = Vec::new();
     let _ = std::io::stdin().take(64 << 20).read_to_end(&mut stdin);
-    let reply = match payload_of(&stdin).and_then(|p| event_of(event.as_deref(), &p).map(|e| (e, p))) {
-        Err(e) => crate::harness::reply::Reply { stderr: format!("hookrt: {e}\n"), ..Default::default() },
-        Ok((event, payload)) => {
-            let mut options = shared.options(false);
-            options.inside = Some(dialect);
-            options.include_own_files = include_own;
-            // The project is the session's: the harness's `cwd` field, else where it started us.
-            if options.cwd.is_none() {
-                options.cwd = payload.get("cwd").and_then(|v| v.as_str()).map(PathBuf::from).filter(|p| p.is_dir());
-            }
-            if options.history.is_none() && env("HOOKRT_HISTORY").is_none() {
-                let path = default_history(&options.home_dir.clone().unwrap_or_else(|| home(shared)), &env);
-                options.history = Some(HistoryOptions { path, max_bytes: None, payloads: false, host: None });
-            }
-            match Runtime::new(&options) {
-                Ok(rt) => {
-                    let budget = Duration::try_from_secs_f64(budget).unwrap_or(Duration::from_secs(590));
-                    let r = answer(&rt, dialect, (event, payload), budget, shutdown).await;
-                    rt.flush_history();
-                    r
+    let budget = Duration::try_from_secs_f64(budget).unwrap_or(Duration::from_secs(590));
+    let reply = match call_of(&stdin, event.as_deref()) {
+        Err(r) => r,
+        Ok(call) => match crate::cli::serve::ask(argv, &stdin, budget).await {
+            Some(r) => r,
+            None => {
+                let options = hook_options(shared, (dialect, include_own), &call.1, None, &env);
+                match Runtime::new(&options) {
+                    Ok(rt) => {
+                        let r = crate::inside::hook::answer(&rt, dialect, call, budget, shutdown).await;
+                        rt.flush_history();
+                        r
+                    }
+                    Err(e) => Reply { stderr: format!("hookrt: {e}\n"), ..Default::default() },
                 }
-                Err(e) => crate::harness::reply::Reply { stderr: format!("hookrt: {e}\n"), ..Default::default() },
             }
-        }
+        },
     };
     let _ = io.out.write_all(reply.stdout.as_bytes());
     let _ = io.err.write_all(reply.stderr.as_bytes());
@@ -85,10 +127,11 @@ fn target(shared: &Shared, program: Option<String>) -> Target {
         let exe = exe.map(|p| p.display().to_string()).unwrap_or_else(|| "hookrt".into());
         shlex::try_quote(&exe).map(|q| q.into_owned()).unwrap_or(exe)
     });
-    let mut program = program;
-    if !shared.fail_closed.is_empty() {
-        program = format!("{program} --fail-closed {}", shared.fail_closed.join(","));
-    }
+    let extra = if shared.fail_closed.is_empty() {
+        String::new()
+    } else {
+        format!(" --fail-closed {}", shared.fail_closed.join(","))
+    };
     let state = default_history(&home, &env).parent().map(PathBuf::from).unwrap_or_default();
     Target {
         home,
@@ -97,6 +140,7 @@ fn target(shared: &Shared, program: Option<String>) -> Target {
         hermes_home: env("HERMES_HOME").map(PathBuf::from),
         copilot_home: env("COPILOT_HOME").map(PathBuf::from),
         program,
+        extra,
         state,
     }
 }

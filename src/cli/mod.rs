@@ -7,6 +7,7 @@ mod history;
 mod inside;
 mod inspect;
 mod run;
+mod serve;
 mod trust;
 
 use crate::runtime::Runtime;
@@ -49,6 +50,8 @@ fn parse(argv: Vec<String>, io: &mut Io<'_>) -> Result<Cli, i32> {
 
 /// [`main`] with explicit output streams (`listen` always uses the process stdio).
 pub async fn run(argv: Vec<String>, shutdown: CancellationToken, mut io: Io<'_>) -> i32 {
+    // `hook` hands its own command line to `hookrt serve`.
+    let raw = if argv.iter().any(|a| a == "hook") { argv.clone() } else { Vec::new() };
     let cli = match parse(argv, &mut io) {
         Ok(c) => c,
         Err(code) => return code,
@@ -70,7 +73,7 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, mut io: Io<'_>)
             return history::history(file, None, &filter, (follow, json, html), io, &shutdown).await;
         }
         Some(Command::Hook { harness, event, include_own, budget }) => {
-            return inside::hook(&cli.shared, (&harness, event, include_own, budget), io, &shutdown).await;
+            return inside::hook(&cli.shared, (&harness, event, include_own, budget), &raw, io, &shutdown).await;
         }
         Some(Command::Install { harness, scope, dry_run, program }) => {
             return inside::install(&cli.shared, (&harness, &scope, dry_run, program), io);
@@ -78,6 +81,7 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, mut io: Io<'_>)
         Some(Command::Uninstall { harness, scope, dry_run }) => {
             return inside::uninstall(&cli.shared, (&harness, &scope, dry_run), io);
         }
+        Some(Command::Serve { socket }) => return serve::serve(socket, io, &shutdown).await,
         Some(c) => c,
     };
     let mut options = cli.shared.options(matches!(command, Command::Listen));
@@ -107,7 +111,8 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, mut io: Io<'_>)
         | Command::History { .. }
         | Command::Hook { .. }
         | Command::Install { .. }
-        | Command::Uninstall { .. } => 0,
+        | Command::Uninstall { .. }
+        | Command::Serve { .. } => 0,
     };
     // The last dispatches' history lines are written before the process exits.
     rt.flush_history();

@@ -26,7 +26,7 @@ pub(crate) struct Said<'a> {
 }
 
 /// A hook's answer: what it prints and how it exits.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Reply {
     pub stdout: String,
     pub stderr: String,

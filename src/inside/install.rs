@@ -33,6 +33,8 @@ pub struct Target {
     pub copilot_home: Option<PathBuf>,
     /// The hookrt executable as the entries name it (shell-quoted when needed).
     pub program: String,
+    /// Flags the entries pass after the event (`--fail-closed PreToolUse`).
+    pub extra: String,
     /// Where install records are kept.
     pub state: PathBuf,
 }

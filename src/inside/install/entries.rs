@@ -91,7 +91,7 @@ pub(crate) fn events(h: Dialect) -> Vec<&'static str> {
 }
 
 fn command(h: Dialect, event: &str, t: &Target) -> String {
-    format!("{} hook {} --event {event}", t.program, host_name(h))
+    format!("{} hook {} --event {event}{}", t.program, host_name(h), t.extra)
 }
 
 /// Whether a command is one hookrt's install wrote for this harness.
