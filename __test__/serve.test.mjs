@@ -91,3 +91,35 @@ test('a server killed in the middle of a call: hook answers in-process', async (
   assert.equal(JSON.parse(out).hookSpecificOutput.permissionDecisionReason, 'slow no')
   await sleep(10)
 })
+
+test('install claude --http: http entries to serve\'s loopback endpoint, which wants the token; uninstall removes them', async (t) => {
+  const p = project()
+  const env = { ...process.env, HOME: p.path('home'), XDG_RUNTIME_DIR: p.path('run'), XDG_STATE_HOME: '', HOOKRT_SOCKET: '' }
+  t.after(() => p.cleanup())
+  p.write('proj/.agents/hooks.json', { PreToolUse: [{ matcher: 'Bash', command: "grep -q 'rm -rf' && { echo 'no' >&2; exit 2; } || exit 0" }] })
+  const inst = spawnSync(native, ['install', 'claude', '--http', '--cwd', p.path('proj'), '--home', p.path('home')], { env, encoding: 'utf8' })
+  assert.equal(inst.status, 0, inst.stderr)
+  const hooks = JSON.parse(readFileSync(p.path('proj/.claude/settings.json'), 'utf8')).hooks
+  const h = hooks.PreToolUse[0].hooks[0]
+  assert.equal(h.type, 'http')
+  assert.match(h.url, /^http:\/\/127\.0\.0\.1:\d+\/hook\/claude$/)
+  assert.deepEqual([h.headers.Authorization, h.allowedEnvVars], ['Bearer $HOOKRT_TOKEN', ['HOOKRT_TOKEN']])
+  const config = readFileSync(p.path('home/.local/state/hookrt/serve-http.json'), 'utf8')
+  assert.equal(statSync(p.path('home/.local/state/hookrt/serve-http.json')).mode & 0o777, 0o600)
+  const token = spawnSync(native, ['serve', '--print-token', '--home', p.path('home')], { env, encoding: 'utf8' }).stdout.trim()
+  assert.equal(token, JSON.parse(config).token)
+  assert.ok(!readFileSync(p.path('proj/.claude/settings.json'), 'utf8').includes(token), 'the token is not in the project')
+
+  const server = spawn(native, ['serve'], { env, stdio: 'ignore' })
+  t.after(() => server.kill('SIGKILL'))
+  await listening(p)
+  const post = (auth) => fetch(h.url, { method: 'POST', headers: auth ? { authorization: auth } : {}, body: JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf x' }, cwd: p.path('proj') }) })
+  assert.equal((await post()).status, 401)
+  assert.equal((await post('Bearer ' + token.replace(/.$/, (c) => (c === '0' ? '1' : '0')))).status, 401)
+  const ok = await post('Bearer ' + token)
+  assert.equal(ok.status, 200)
+  assert.equal((await ok.json()).hookSpecificOutput.permissionDecision, 'deny')
+
+  assert.equal(spawnSync(native, ['uninstall', 'claude', '--cwd', p.path('proj'), '--home', p.path('home')], { env }).status, 0)
+  assert.equal(existsSync(p.path('proj/.claude/settings.json')), false)
+})

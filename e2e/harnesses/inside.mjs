@@ -9,6 +9,8 @@
 //     files (the harness runs those itself: its recorder ran once per call, not twice);
 //   - `hookrt uninstall` leaves the harness's files byte-identical to before the install.
 import { spawnSync } from 'node:child_process'
+import crypto from 'node:crypto'
+import net from 'node:net'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -76,9 +78,13 @@ const q = s => `'${String(s).replaceAll("'", "'\\''")}'`
  * calls from then on are answered in-process.
  */
 export const MODES = ['in-process', 'serve', 'serve killed mid-session']
+/** Claude Code also: `install claude --http`, its http hooks answered by `hookrt serve` directly. */
+const HTTP = 'http hooks to serve'
 
 /** The shell line run.sh runs before the harness starts: the project's files, a snapshot, install. */
 function setupLine(k, tmp, mode) {
+  // hookrt's state (install records, the http endpoint) in the test's own folder for http mode
+  const state = mode === HTTP ? `XDG_STATE_HOME=${q(path.join(tmp, 'state'))} ` : ''
   const agents = path.join(tmp, 'agents.json')
   const nativeFile = path.join(tmp, 'dsh-hooks.json')
   fs.writeFileSync(agents, JSON.stringify(GUARD))
@@ -95,29 +101,37 @@ function setupLine(k, tmp, mode) {
     `sed "s|__RUN__|$RUN|g" ${q(nativeFile)} > "$RUN/proj/.dsh-hooks.json"`, snap,
     ...(mode === 'in-process' ? [] : [
       // the socket `hookrt hook` will look for: $HOME/.cache/hookrt/serve.sock with the session's HOME
-      `(HOME="$RUN/home" XDG_RUNTIME_DIR= HOOKRT_SOCKET= setsid ${q(NATIVE)} serve > "$RUN/serve.log" 2>&1 & echo $! > "$RUN/serve.pid")`,
+      `(HOME="$RUN/home" XDG_RUNTIME_DIR= HOOKRT_SOCKET= ${state}setsid ${q(NATIVE)} serve > "$RUN/serve.log" 2>&1 & echo $! > "$RUN/serve.pid")`,
       'for i in $(seq 100); do [ -S "$RUN/home/.cache/hookrt/serve.sock" ] && break; sleep 0.05; done',
     ]),
-    `${q(NATIVE)} install ${k.harness} --scope ${k.scope} --cwd "$RUN/proj" --home "$RUN/home" > "$RUN/hookrt-install.txt"`,
+    `${state}${q(NATIVE)} install ${k.harness} --scope ${k.scope}${mode === HTTP ? ' --http' : ''} --cwd "$RUN/proj" --home "$RUN/home" > "$RUN/hookrt-install.txt"`,
   ].join('; ')
 }
 
 const readLines = f => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).flatMap(l => { try { return [JSON.parse(l)] } catch { return [] } }) : [])
 
 /** Runs the kit's session with hookrt installed; returns the problems found (empty: all held). */
-function insideCheck(kit, mode) {
+async function insideCheck(kit, mode) {
   const k = INSIDE[kit]
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hookrt-inside-${kit}-`))
   const problems = []
   try {
     const env = { ...k.env, HOOKRT_SETUP: setupLine(k, tmp, mode), XDG_STATE_HOME: '', XDG_RUNTIME_DIR: '', HOOKRT_SOCKET: '' }
+    if (mode === HTTP) {
+      // the endpoint install --http would choose, made beforehand so the harness can get the token
+      const token = crypto.randomBytes(32).toString('hex')
+      fs.mkdirSync(path.join(tmp, 'state', 'hookrt'), { recursive: true })
+      fs.writeFileSync(path.join(tmp, 'state', 'hookrt', 'serve-http.json'), JSON.stringify({ port: await freePort(), token }))
+      env.EXTRA_ENV = `HOOKRT_TOKEN=${token}`
+    }
     const { run, printout } = runScenario(kit, 'S1', tmp, env)
     if (!fs.existsSync(path.join(run, 'hookrt-install.txt'))) return [`hookrt install did not run:\n${printout.slice(-1500)}`]
     const mock = fs.existsSync(path.join(run, KITS[kit].mock)) ? fs.readFileSync(path.join(run, KITS[kit].mock), 'utf8') : ''
     if (!fs.existsSync(path.join(run, 'proj', 'scratch'))) problems.push('the tool ran: ./scratch is gone')
     if (!/no rm -rf here/.test(mock)) problems.push("the guard's reason did not reach the model")
     if (!/CONTEXT-FROM-HOOKRT/.test(mock)) problems.push("the context hook's text did not reach the model")
-    const history = readLines(path.join(run, 'home', '.local', 'state', 'hookrt', 'history.jsonl'))
+    const stateDir = mode === HTTP ? path.join(tmp, 'state') : path.join(run, 'home', '.local', 'state')
+    const history = readLines(path.join(stateDir, 'hookrt', 'history.jsonl'))
     const runs = history.flatMap(h => h.runs.map(r => ({ host: h.host, event: h.event, file: r.file, decision: r.decision })))
     if (!history.length) problems.push('hookrt wrote no history (it ran no hook)')
     if (history.some(h => h.host !== k.harness)) problems.push(`history lines name another host: ${[...new Set(history.map(h => h.host))]}`)
@@ -130,13 +144,13 @@ function insideCheck(kit, mode) {
     const servePid = fs.existsSync(path.join(run, 'serve.pid')) ? Number(fs.readFileSync(path.join(run, 'serve.pid'), 'utf8')) : 0
     const ranIn = fs.existsSync(path.join(run, 'guard-ran-in')) ? fs.readFileSync(path.join(run, 'guard-ran-in'), 'utf8').trim().split('\n').map(Number) : []
     if (!ranIn.length) problems.push('the native guard never ran')
-    if (mode === 'serve' && ranIn.some(pid => pid !== servePid)) problems.push(`the guard ran outside hookrt serve (${ranIn} vs ${servePid})`)
-    if (mode !== 'serve' && ranIn.some(pid => pid === servePid)) problems.push('the guard ran in the killed server')
+    if ((mode === 'serve' || mode === HTTP) && ranIn.some(pid => pid !== servePid)) problems.push(`the guard ran outside hookrt serve (${ranIn} vs ${servePid})`)
+    if (mode === 'serve killed mid-session' && ranIn.some(pid => pid === servePid)) problems.push('the guard ran in the killed server')
     if (servePid) {
       try { process.kill(servePid, 'SIGTERM') } catch {}
     }
     // Uninstall: the harness's files as they were before the install.
-    const homeEnv = { CODEX_HOME: path.join(run, 'home', '.codex'), HERMES_HOME: path.join(run, 'home', '.hermes'), XDG_STATE_HOME: '' }
+    const homeEnv = { CODEX_HOME: path.join(run, 'home', '.codex'), HERMES_HOME: path.join(run, 'home', '.hermes'), XDG_STATE_HOME: mode === HTTP ? path.join(tmp, 'state') : '' }
     const u = spawnSync(NATIVE, ['uninstall', k.harness, '--scope', k.scope, '--cwd', path.join(run, 'proj'), '--home', path.join(run, 'home')],
       { encoding: 'utf8', env: { ...process.env, ...homeEnv } })
     if (u.status !== 0) problems.push(`hookrt uninstall failed: ${u.stderr}`)
@@ -156,18 +170,32 @@ function insideCheck(kit, mode) {
 }
 
 /** The modes each kit is run in: every mode for the quick harnesses, in-process for the rest. */
-const modesOf = kit => (['claude-code', 'gemini-cli'].includes(kit) ? MODES : ['in-process'])
+const modesOf = kit => (kit === 'claude-code' ? [...MODES, HTTP] : kit === 'gemini-cli' ? MODES : ['in-process'])
+
+/** A free loopback port. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer()
+    srv.on('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address()
+      srv.close(() => resolve(port))
+    })
+  })
+}
 
 /** Every kit's inside session; the problems found. */
-export function insideChecks(kits) {
+export async function insideChecks(kits) {
   if (!NATIVE) return ['bin/hookrt-native is missing: build it first (npm run build:ci)']
-  return kits.filter(k => INSIDE[k]).flatMap(kit => modesOf(kit).flatMap(mode => insideCheck(kit, mode)))
+  const out = []
+  for (const kit of kits.filter(k => INSIDE[k])) for (const mode of modesOf(kit)) out.push(...(await insideCheck(kit, mode)))
+  return out
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const kits = process.argv[2]?.split(',') ?? Object.keys(INSIDE)
   for (const kit of kits) if (!fs.existsSync(installDir(kit))) throw new Error(`${kit} is not installed (npm run record:harnesses)`)
-  const found = insideChecks(kits)
+  const found = await insideChecks(kits)
   console.log(found.length ? `hookrt inside the harnesses:\n  ${found.join('\n  ')}` : 'hookrt inside the harnesses: every check held')
   process.exit(found.length ? 1 : 0)
 }

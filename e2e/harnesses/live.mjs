@@ -83,7 +83,7 @@ export function drift(committedDir, freshDir) {
   return out
 }
 
-function main() {
+async function main() {
   const fresh = keep ? path.resolve(keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'hookrt-live-'))
   let failed = 0
   let compared = 0
@@ -118,9 +118,9 @@ function main() {
   const distrust = only ? [] : trustChecks(kits)
   console.log(`trust: ${distrust.length ? `hookrt's verdicts differ:\n  ${distrust.join('\n  ')}` : 'hookrt agrees with every harness'}`)
   // Inside: hookrt installed into each harness, guarding a real session.
-  const inside = only ? [] : insideChecks(kits)
+  const inside = only ? [] : await insideChecks(kits)
   console.log(`inside: ${inside.length ? `problems:\n  ${inside.join('\n  ')}` : 'hookrt guarded a real session of every harness, and uninstalled cleanly'}`)
   process.exit(failed || distrust.length || inside.length ? 1 : 0)
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) main()
+if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) await main()

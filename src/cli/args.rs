@@ -200,6 +200,11 @@ pub(crate) enum Command {
         /// The command the entries start (default: this executable).
         #[arg(long, value_name = "CMD")]
         program: Option<String>,
+        /// Claude Code only: `type: "http"` entries to `hookrt serve`'s loopback endpoint, so
+        /// no process starts per event (Claude must have $HOOKRT_TOKEN: `hookrt serve
+        /// --print-token`).
+        #[arg(long)]
+        http: bool,
     },
     /// Remove what `hookrt install` wrote; files it did not otherwise change come back byte for
     /// byte.
@@ -219,6 +224,9 @@ pub(crate) enum Command {
         /// ~/.cache/hookrt/serve.sock).
         #[arg(long, value_name = "PATH")]
         socket: Option<PathBuf>,
+        /// Print the token of the HTTP endpoint (`install claude --http`) and exit.
+        #[arg(long)]
+        print_token: bool,
     },
     /// Print the version.
     Version,

@@ -116,7 +116,7 @@ pub(crate) async fn hook(
 }
 
 /// Where the harnesses' files are, from the flags and the environment.
-fn target(shared: &Shared, program: Option<String>) -> Target {
+pub(crate) fn target(shared: &Shared, program: Option<String>) -> Target {
     let home = home(shared);
     let cwd = shared.cwd.clone().or_else(|| std::env::current_dir().ok()).unwrap_or_default();
     let cwd = std::path::absolute(&cwd).unwrap_or(cwd);
@@ -141,6 +141,7 @@ fn target(shared: &Shared, program: Option<String>) -> Target {
         copilot_home: env("COPILOT_HOME").map(PathBuf::from),
         program,
         extra,
+        http_port: None,
         state,
     }
 }
@@ -153,15 +154,35 @@ fn scope_of(s: &str) -> InstallScope {
     }
 }
 
-/// `hookrt install <harness>`.
+/// `hookrt install <harness>` (`--http`: Claude Code's http entries to `hookrt serve`).
 pub(crate) fn install(
     shared: &Shared,
     (harness, scope, dry_run, program): (&str, &str, bool, Option<String>),
+    http: bool,
     io: Io<'_>,
 ) -> i32 {
     let Some(dialect) = host(harness) else { return 1 };
-    let t = target(shared, program);
-    finish(install::install(dialect, scope_of(scope), &t), &t, dry_run, io)
+    let mut t = target(shared, program);
+    if http {
+        if dialect != Dialect::Claude {
+            let _ = writeln!(io.err, "hookrt: --http is for Claude Code's http hooks (hookrt install claude --http)");
+            return 1;
+        }
+        match crate::inside::http::ensure(&t.state) {
+            Ok(c) => t.http_port = Some(c.port),
+            Err(e) => {
+                let _ = writeln!(io.err, "hookrt: cannot set up the HTTP endpoint in {}: {e}", t.state.display());
+                return 1;
+            }
+        }
+    }
+    let mut plan = install::install(dialect, scope_of(scope), &t);
+    if let (Ok(p), Some(port)) = (&mut plan, t.http_port) {
+        p.notes.push(format!(
+            "the entries call hookrt serve on 127.0.0.1:{port}: run `hookrt serve`, and start Claude Code with HOOKRT_TOKEN=\"$(hookrt serve --print-token)\""
+        ));
+    }
+    finish(plan, &t, dry_run, io)
 }
 
 /// `hookrt uninstall <harness>`.

@@ -8,6 +8,7 @@ mod inside;
 mod inspect;
 mod run;
 mod serve;
+mod serve_http;
 mod trust;
 
 use crate::runtime::Runtime;
@@ -75,13 +76,15 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, mut io: Io<'_>)
         Some(Command::Hook { harness, event, include_own, budget }) => {
             return inside::hook(&cli.shared, (&harness, event, include_own, budget), &raw, io, &shutdown).await;
         }
-        Some(Command::Install { harness, scope, dry_run, program }) => {
-            return inside::install(&cli.shared, (&harness, &scope, dry_run, program), io);
+        Some(Command::Install { harness, scope, dry_run, program, http }) => {
+            return inside::install(&cli.shared, (&harness, &scope, dry_run, program), http, io);
         }
         Some(Command::Uninstall { harness, scope, dry_run }) => {
             return inside::uninstall(&cli.shared, (&harness, &scope, dry_run), io);
         }
-        Some(Command::Serve { socket }) => return serve::serve(socket, io, &shutdown).await,
+        Some(Command::Serve { socket, print_token }) => {
+            return serve::serve(&cli.shared, (socket, print_token), io, &shutdown).await
+        }
         Some(c) => c,
     };
     let mut options = cli.shared.options(matches!(command, Command::Listen));

@@ -106,12 +106,12 @@ pub(crate) async fn ask(argv: &[String], stdin: &[u8], budget: Duration) -> Opti
 }
 
 /// A warm runtime and the state of the files it depends on.
-struct Warm {
+pub(crate) struct Warm {
     rt: Arc<Runtime>,
     stamp: Vec<(PathBuf, Option<(u64, std::time::SystemTime)>)>,
 }
 
-type Cache = Mutex<HashMap<String, Warm>>;
+pub(crate) type Cache = Mutex<HashMap<String, Warm>>;
 
 /// The files a runtime read or could read, with their size and modification time.
 fn stamp(rt: &Runtime) -> Vec<(PathBuf, Option<(u64, std::time::SystemTime)>)> {
@@ -149,28 +149,52 @@ fn warm(cache: &Cache, key: String, make: impl FnOnce() -> Result<Runtime, Strin
 /// One call: the same steps as `hookrt hook` in-process, with the caller's flags, environment
 /// and directory, on a warm runtime.
 async fn answer(req: Request, cache: &Cache, shutdown: &CancellationToken) -> Reply {
-    let fail = |m: String| Reply { stderr: format!("hookrt serve: {m}\n"), ..Default::default() };
     let Ok(cli) = Cli::try_parse_from(std::iter::once("hookrt".to_owned()).chain(req.argv.iter().cloned())) else {
-        return fail("not a hookrt hook command line".into());
+        return failed("not a hookrt hook command line".into());
     };
     let Some(Command::Hook { harness, event, include_own, budget }) = cli.command else {
-        return fail("not a hookrt hook command line".into());
+        return failed("not a hookrt hook command line".into());
     };
-    let Some(dialect) = crate::inside::host(&harness) else { return fail(format!("unknown harness {harness}")) };
-    let call = match call_of(req.stdin.as_bytes(), event.as_deref()) {
+    let call = Call { harness: &harness, event: event.as_deref(), include_own, budget };
+    answer_call(&cli.shared, call, req.stdin.as_bytes(), (&req.env, req.cwd.clone()), cache, shutdown).await
+}
+
+fn failed(m: String) -> Reply {
+    Reply { stderr: format!("hookrt serve: {m}\n"), ..Default::default() }
+}
+
+/// What a call asks, whichever door it came through (the socket, the HTTP endpoint).
+pub(crate) struct Call<'a> {
+    pub harness: &'a str,
+    pub event: Option<&'a str>,
+    pub include_own: bool,
+    pub budget: f64,
+}
+
+/// Answers one call on the warm runtime for its options and environment.
+pub(crate) async fn answer_call(
+    shared: &crate::cli::args::Shared,
+    call: Call<'_>,
+    stdin: &[u8],
+    (env_map, cwd): (&BTreeMap<String, String>, Option<PathBuf>),
+    cache: &Cache,
+    shutdown: &CancellationToken,
+) -> Reply {
+    let Some(dialect) = crate::inside::host(call.harness) else { return failed(format!("unknown harness {}", call.harness)) };
+    let (event, payload) = match call_of(stdin, call.event) {
         Ok(c) => c,
         Err(r) => return r,
     };
-    let lookup = |k: &str| req.env.get(k).cloned();
-    let options = hook_options(&cli.shared, (dialect, include_own), &call.1, req.cwd.clone(), &lookup);
-    let keyed: Vec<Option<&String>> = KEYED_ENV.iter().map(|k| req.env.get(*k)).collect();
+    let lookup = |k: &str| env_map.get(k).cloned();
+    let options = hook_options(shared, (dialect, call.include_own), &payload, cwd, &lookup);
+    let keyed: Vec<Option<&String>> = KEYED_ENV.iter().map(|k| env_map.get(*k)).collect();
     let key = format!("{options:?}|{keyed:?}");
     let rt = match warm(cache, key, || Runtime::with_env(&options, &lookup).map_err(|e| e.to_string())) {
         Ok(rt) => rt,
-        Err(e) => return fail(e),
+        Err(e) => return failed(e),
     };
-    let budget = Duration::try_from_secs_f64(budget).unwrap_or(Duration::from_secs(590));
-    let reply = crate::inside::hook::answer(&rt, dialect, call, budget, shutdown).await;
+    let budget = Duration::try_from_secs_f64(call.budget).unwrap_or(Duration::from_secs(590));
+    let reply = crate::inside::hook::answer(&rt, dialect, (event, payload), budget, shutdown).await;
     // The call's history line is on disk when the harness hears the answer, as in-process.
     rt.flush_history();
     reply
@@ -213,8 +237,27 @@ async fn bind(path: &Path) -> Result<UnixListener, String> {
 }
 
 /// `hookrt serve`: until SIGINT/SIGTERM; then every runtime is closed (workers stopped) and the
-/// socket removed.
-pub(crate) async fn serve(socket: Option<PathBuf>, io: Io<'_>, shutdown: &CancellationToken) -> i32 {
+/// socket removed. With an HTTP endpoint recorded (`install claude --http`) it listens there too.
+pub(crate) async fn serve(
+    shared: &crate::cli::args::Shared,
+    (socket, print_token): (Option<PathBuf>, bool),
+    io: Io<'_>,
+    shutdown: &CancellationToken,
+) -> i32 {
+    let state = crate::cli::inside::target(shared, None).state;
+    let http = crate::inside::http::load(&state);
+    if print_token {
+        return match http {
+            Some(c) => {
+                let _ = writeln!(io.out, "{}", c.token);
+                0
+            }
+            None => {
+                let _ = writeln!(io.err, "hookrt: no HTTP endpoint yet: run `hookrt install claude --http` first");
+                1
+            }
+        };
+    }
     let path = socket.unwrap_or_else(|| socket_path(&env));
     let listener = match bind(&path).await {
         Ok(l) => l,
@@ -225,6 +268,17 @@ pub(crate) async fn serve(socket: Option<PathBuf>, io: Io<'_>, shutdown: &Cancel
     };
     let _ = writeln!(io.err, "hookrt serve: listening on {}", path.display());
     let cache: Arc<Cache> = Arc::default();
+    if let Some(c) = http {
+        match tokio::net::TcpListener::bind(("127.0.0.1", c.port)).await {
+            Ok(l) => {
+                let _ = writeln!(io.err, "hookrt serve: http hooks on http://127.0.0.1:{}/hook/claude", c.port);
+                tokio::spawn(crate::cli::serve_http::listen(l, c.token, cache.clone(), shutdown.clone()));
+            }
+            Err(e) => {
+                let _ = writeln!(io.err, "hookrt: cannot listen on 127.0.0.1:{}: {e}", c.port);
+            }
+        }
+    }
     loop {
         tokio::select! {
             _ = shutdown.cancelled() => break,

@@ -35,6 +35,8 @@ pub struct Target {
     pub program: String,
     /// Flags the entries pass after the event (`--fail-closed PreToolUse`).
     pub extra: String,
+    /// Claude Code only: `type: "http"` entries to `hookrt serve`'s endpoint on this port.
+    pub http_port: Option<u16>,
     /// Where install records are kept.
     pub state: PathBuf,
 }

@@ -5,6 +5,7 @@
 //! byte for byte) the entries that make the harness call it (docs/inside.md).
 
 pub(crate) mod hook;
+pub(crate) mod http;
 pub(crate) mod install;
 
 use crate::vocab::Dialect;

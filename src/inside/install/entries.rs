@@ -137,6 +137,11 @@ pub(crate) fn with_ours(h: Dialect, file: &Path, before: Option<&str>, t: &Targe
     for event in events(h) {
         let cmd = command(h, event, t);
         let entry = match h {
+            Dialect::Claude if t.http_port.is_some() => {
+                let url = crate::inside::http::url(t.http_port.unwrap_or_default(), host_name(h));
+                let var = crate::inside::http::TOKEN_VAR;
+                json!({"hooks": [{"type": "http", "url": url, "headers": {"Authorization": format!("Bearer ${var}")}, "allowedEnvVars": [var], "timeout": TIMEOUT_SECS}]})
+            }
             Dialect::Copilot => json!({"type": "command", "bash": cmd, "timeoutSec": TIMEOUT_SECS}),
             Dialect::Hermes => json!({"command": cmd, "timeout": TIMEOUT_SECS}),
             Dialect::Gemini => {
@@ -175,6 +180,7 @@ fn strip(h: Dialect, root: &mut Map<String, Value>) {
 fn strip_item(h: Dialect, item: &mut Value) -> bool {
     let own = |v: &Value| {
         ["command", "bash"].iter().any(|k| v.get(*k).and_then(Value::as_str).is_some_and(|c| is_ours(h, c)))
+            || v.get("url").and_then(Value::as_str).is_some_and(|u| crate::inside::http::is_ours(u, host_name(h)))
     };
     if own(item) {
         return true;
