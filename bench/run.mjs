@@ -1,6 +1,7 @@
 // `npm run bench`: hookrt's costs, each against a baseline measured in the same run on the
 // same machine (figures are ratios; absolute numbers depend on the machine's load).
 import { spawn } from 'node:child_process'
+import net from 'node:net'
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
@@ -357,6 +358,16 @@ async function hookCommand() {
   writeFileSync(join(p.cwd, '.dsh-hooks.json'), JSON.stringify({ version: 1, events: { 'tool:before': [{ matcher: 'Bash', hooks: [{ type: 'worker', command: 'node w.js' }] }] } }))
   const cold = []
   for (let i = 0; i < (quick ? 5 : 15); i++) cold.push((await hookMs(native, env, p.cwd, input))[0])
+  // The http endpoint (`install claude --http`) on a port chosen here.
+  const token = 'bench-token-' + process.pid
+  const port = await new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const a = srv.address().port
+      srv.close(() => resolve(a))
+    })
+  })
+  mkdirSync(join(p.home, '.local', 'state', 'hookrt'), { recursive: true })
+  writeFileSync(join(p.home, '.local', 'state', 'hookrt', 'serve-http.json'), JSON.stringify({ port, token }))
   const server = spawn(native, ['serve'], { env, stdio: 'ignore' })
   for (let i = 0; i < 200 && !existsSync(join(p.dir, 'run', 'hookrt', 'serve.sock')); i++) await new Promise((r) => setTimeout(r, 25))
   const warm = []
@@ -364,7 +375,23 @@ async function hookCommand() {
   for (let i = 0; i < pairs; i++) warm.push((await hookMs(native, env, p.cwd, input))[0])
   report('hookrt hook claude with a Node worker hook, through a warm hookrt serve', med(warm), 'ms', 'in-process (the worker started per call)', med(cold), med(cold) / med(warm))
   rmSync(join(p.cwd, '.dsh-hooks.json'))
+  // Claude Code's http hook to the same server: a POST, no process (Node's fetch keeps the
+  // connection alive, as Claude's client does).
+  const post = async (body) => {
+    const t = process.hrtime.bigint()
+    const r = await fetch(`http://127.0.0.1:${port}/hook/claude`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body })
+    await r.text()
+    return Number(process.hrtime.bigint() - t) / 1e6
+  }
+  const quiet = JSON.stringify({ session_id: 's', hook_event_name: 'Notification', message: 'hi', cwd: p.cwd })
+  for (let i = 0; i < 20; i++) await post(quiet)
+  const httpIdle = []
+  const httpTrue = []
+  for (let i = 0; i < pairs * 5; i++) httpIdle.push(await post(quiet))
+  for (let i = 0; i < pairs; i++) httpTrue.push(await post(input))
   const [served, base2] = await measure()
+  report('http hook to hookrt serve, no matching hook (round trip, median)', med(httpIdle), 'ms', 'the same call as a command hook (hookrt hook through serve)', served, med(httpIdle) / served, 'round trip < 1 ms')
+  report('http hook to hookrt serve, one matching `true` hook of 10 (median)', med(httpTrue), 'ms', 'the same call as a command hook (hookrt hook through serve)', served, med(httpTrue) / served)
   server.kill('SIGTERM')
   report(`hookrt hook claude, one matching \`true\` hook of 10, through a warm hookrt serve (median of ${pairs} pairs)`, served, 'ms', 'sh -c true spawn', base2, served / base2)
   report('hookrt hook (one `true` hook of 10) through hookrt serve', served, 'ms', 'in-process', inProcess, served / inProcess)

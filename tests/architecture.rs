@@ -15,7 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["contract"],
     &["handler"],
     &["runtime"],
-    &["protocol", "listen", "cli", "doctor", "convert", "binding", "fuzzing"],
+    &["protocol", "listen", "inside", "cli", "doctor", "convert", "binding", "fuzzing"],
 ];
 
 fn layer(module: &[String]) -> Option<usize> {

@@ -94,7 +94,7 @@ pub(crate) async fn hook(
     let budget = Duration::try_from_secs_f64(budget).unwrap_or(Duration::from_secs(590));
     let reply = match call_of(&stdin, event.as_deref()) {
         Err(r) => r,
-        Ok(call) => match crate::cli::serve::ask(argv, &stdin, budget).await {
+        Ok(call) => match crate::cli::serve_client::ask(argv, &stdin, budget).await {
             Some(r) => r,
             None => {
                 let options = hook_options(shared, (dialect, include_own), &call.1, None, &env);

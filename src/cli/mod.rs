@@ -8,8 +8,10 @@ mod inside;
 mod inspect;
 mod run;
 mod serve;
+mod serve_client;
 mod serve_http;
 mod trust;
+mod warm;
 
 use crate::runtime::Runtime;
 use args::{Cli, Command};
@@ -49,6 +51,45 @@ fn parse(argv: Vec<String>, io: &mut Io<'_>) -> Result<Cli, i32> {
     })
 }
 
+/// The commands that need no runtime of their own (help, version, convert, history, and
+/// hookrt inside a harness): their exit code, or the command and the streams back.
+async fn without_runtime<'a>(
+    command: Option<Command>,
+    shared: &args::Shared,
+    raw: &[String],
+    io: Io<'a>,
+    shutdown: &CancellationToken,
+) -> Result<i32, (Command, Io<'a>)> {
+    Ok(match command {
+        Some(Command::Hook { harness, event, include_own, budget }) => {
+            inside::hook(shared, (&harness, event, include_own, budget), raw, io, shutdown).await
+        }
+        Some(Command::Install { harness, scope, dry_run, program, http }) => {
+            inside::install(shared, (&harness, &scope, dry_run, program), http, io)
+        }
+        Some(Command::Uninstall { harness, scope, dry_run }) => {
+            inside::uninstall(shared, (&harness, &scope, dry_run), io)
+        }
+        Some(Command::Serve { socket, print_token }) => serve::serve(shared, (socket, print_token), io, shutdown).await,
+        None | Some(Command::Help) => {
+            use clap::CommandFactory;
+            let _ = writeln!(io.out, "{}", Cli::command().render_help());
+            0
+        }
+        Some(Command::Version) => {
+            let _ = writeln!(io.out, "hookrt {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        Some(Command::Convert { from, to, file }) => convert::convert(&from, &to, &file, io),
+        Some(Command::History { file, session, event, hook, decision, limit, follow, json, html }) => {
+            let filter = crate::runtime::history::view::Filter { session, event, hook, decision, limit };
+            let file = file.or(shared.history.clone()).or_else(|| inside::history_file(shared));
+            history::history(file, None, &filter, (follow, json, html), io, shutdown).await
+        }
+        Some(c) => return Err((c, io)),
+    })
+}
+
 /// [`main`] with explicit output streams (`listen` always uses the process stdio).
 pub async fn run(argv: Vec<String>, shutdown: CancellationToken, mut io: Io<'_>) -> i32 {
     // `hook` hands its own command line to `hookrt serve`.
@@ -57,35 +98,12 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, mut io: Io<'_>)
         Ok(c) => c,
         Err(code) => return code,
     };
-    let command = match cli.command {
-        None | Some(Command::Help) => {
-            use clap::CommandFactory;
-            let _ = writeln!(io.out, "{}", Cli::command().render_help());
-            return 0;
+    let command = match without_runtime(cli.command, &cli.shared, &raw, io, &shutdown).await {
+        Ok(code) => return code,
+        Err((c, back)) => {
+            io = back;
+            c
         }
-        Some(Command::Version) => {
-            let _ = writeln!(io.out, "hookrt {}", env!("CARGO_PKG_VERSION"));
-            return 0;
-        }
-        Some(Command::Convert { from, to, file }) => return convert::convert(&from, &to, &file, io),
-        Some(Command::History { file, session, event, hook, decision, limit, follow, json, html }) => {
-            let filter = crate::runtime::history::view::Filter { session, event, hook, decision, limit };
-            let file = file.or(cli.shared.history.clone()).or_else(|| inside::history_file(&cli.shared));
-            return history::history(file, None, &filter, (follow, json, html), io, &shutdown).await;
-        }
-        Some(Command::Hook { harness, event, include_own, budget }) => {
-            return inside::hook(&cli.shared, (&harness, event, include_own, budget), &raw, io, &shutdown).await;
-        }
-        Some(Command::Install { harness, scope, dry_run, program, http }) => {
-            return inside::install(&cli.shared, (&harness, &scope, dry_run, program), http, io);
-        }
-        Some(Command::Uninstall { harness, scope, dry_run }) => {
-            return inside::uninstall(&cli.shared, (&harness, &scope, dry_run), io);
-        }
-        Some(Command::Serve { socket, print_token }) => {
-            return serve::serve(&cli.shared, (socket, print_token), io, &shutdown).await
-        }
-        Some(c) => c,
     };
     let mut options = cli.shared.options(matches!(command, Command::Listen));
     // `validate`, `list` and `dump` describe the files, not whether their harnesses trust them

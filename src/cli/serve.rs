@@ -15,136 +15,17 @@
 //! connection ends before the reply (a server killed mid-call).
 
 use crate::cli::args::{Cli, Command};
-use crate::cli::inside::{call_of, env, hook_options};
+use crate::cli::inside::env;
+use crate::cli::serve_client::{socket_path, Request, MAX_REQUEST};
+use crate::cli::warm::{answer_call, failed, Cache, Call};
 use crate::cli::Io;
 use crate::harness::reply::Reply;
-use crate::runtime::Runtime;
 use clap::Parser;
-use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Arc;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 use tokio_util::sync::CancellationToken;
-
-const CONNECT: Duration = Duration::from_millis(100);
-const ACK: Duration = Duration::from_millis(300);
-/// How long past the hooks' budget the client waits for the reply.
-const MARGIN: Duration = Duration::from_secs(10);
-const MAX_REQUEST: u64 = 64 << 20;
-
-/// Variables that change what a runtime loads: part of its cache key.
-const KEYED_ENV: &[&str] = &[
-    "HOME",
-    "HOOKRT_HOME",
-    "HOOKS_ADAPTER_HOME",
-    "HOOKRT_CONFIG",
-    "HOOKS_ADAPTER_CONFIG",
-    "HOOKS",
-    "HOOKRT_IF_RULES",
-    "HOOKRT_HISTORY",
-    "XDG_STATE_HOME",
-    "CODEX_HOME",
-    "HERMES_HOME",
-    "COPILOT_HOME",
-    "GEMINI_CLI_TRUST_WORKSPACE",
-    "COPILOT_ALLOW_ALL",
-    "HERMES_ACCEPT_HOOKS",
-];
-
-#[derive(Debug, Serialize, Deserialize)]
-struct Request {
-    argv: Vec<String>,
-    env: BTreeMap<String, String>,
-    cwd: Option<PathBuf>,
-    stdin: String,
-}
-
-/// Where the socket is.
-pub(crate) fn socket_path(env: &dyn Fn(&str) -> Option<String>) -> PathBuf {
-    if let Some(p) = env("HOOKRT_SOCKET") {
-        return PathBuf::from(p);
-    }
-    let base = env("XDG_RUNTIME_DIR")
-        .map(PathBuf::from)
-        .or_else(|| env("HOME").map(|h| Path::new(&h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("hookrt").join("serve.sock")
-}
-
-/// The client half: the reply from a running `hookrt serve`, or `None` to answer in-process.
-pub(crate) async fn ask(argv: &[String], stdin: &[u8], budget: Duration) -> Option<Reply> {
-    let path = socket_path(&env);
-    if argv.is_empty() || !path.exists() {
-        return None;
-    }
-    let stream = tokio::time::timeout(CONNECT, UnixStream::connect(&path)).await.ok()?.ok()?;
-    let req = Request {
-        argv: argv.to_vec(),
-        env: std::env::vars().collect(),
-        cwd: std::env::current_dir().ok(),
-        stdin: String::from_utf8_lossy(stdin).into_owned(),
-    };
-    let (read, mut write) = stream.into_split();
-    let line = serde_json::to_string(&req).ok()? + "\n";
-    write.write_all(line.as_bytes()).await.ok()?;
-    let mut lines = BufReader::new(read.take(MAX_REQUEST)).lines();
-    let ack = tokio::time::timeout(ACK, lines.next_line()).await.ok()?.ok()??;
-    if !ack.contains("\"ack\"") {
-        return None;
-    }
-    let reply = tokio::time::timeout(budget + MARGIN, lines.next_line()).await;
-    match reply {
-        Ok(Ok(Some(l))) => serde_json::from_str(&l).ok(),
-        _ => {
-            tracing::warn!("hookrt serve stopped answering; running the hooks in this process");
-            None
-        }
-    }
-}
-
-/// A warm runtime and the state of the files it depends on.
-pub(crate) struct Warm {
-    rt: Arc<Runtime>,
-    stamp: Vec<(PathBuf, Option<(u64, std::time::SystemTime)>)>,
-}
-
-pub(crate) type Cache = Mutex<HashMap<String, Warm>>;
-
-/// The files a runtime read or could read, with their size and modification time.
-fn stamp(rt: &Runtime) -> Vec<(PathBuf, Option<(u64, std::time::SystemTime)>)> {
-    let mut paths: Vec<PathBuf> =
-        crate::load::discovery::candidates(&rt.options().load).into_iter().map(|c| c.path).collect();
-    paths.extend(rt.loaded().sources.iter().map(|s| PathBuf::from(&s.file)));
-    paths.sort();
-    paths.dedup();
-    paths
-        .into_iter()
-        .map(|p| {
-            let m = std::fs::metadata(&p).ok().and_then(|m| Some((m.len(), m.modified().ok()?)));
-            (p, m)
-        })
-        .collect()
-}
-
-/// The cached runtime for a key, reloaded when its files changed, or a new one.
-fn warm(cache: &Cache, key: String, make: impl FnOnce() -> Result<Runtime, String>) -> Result<Arc<Runtime>, String> {
-    let mut c = cache.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(w) = c.get_mut(&key) {
-        let now = stamp(&w.rt);
-        if now != w.stamp {
-            w.rt.reload();
-            w.stamp = stamp(&w.rt);
-        }
-        return Ok(w.rt.clone());
-    }
-    let rt = Arc::new(make()?);
-    let s = stamp(&rt);
-    c.insert(key, Warm { rt: rt.clone(), stamp: s });
-    Ok(rt)
-}
 
 /// One call: the same steps as `hookrt hook` in-process, with the caller's flags, environment
 /// and directory, on a warm runtime.
@@ -157,47 +38,6 @@ async fn answer(req: Request, cache: &Cache, shutdown: &CancellationToken) -> Re
     };
     let call = Call { harness: &harness, event: event.as_deref(), include_own, budget };
     answer_call(&cli.shared, call, req.stdin.as_bytes(), (&req.env, req.cwd.clone()), cache, shutdown).await
-}
-
-fn failed(m: String) -> Reply {
-    Reply { stderr: format!("hookrt serve: {m}\n"), ..Default::default() }
-}
-
-/// What a call asks, whichever door it came through (the socket, the HTTP endpoint).
-pub(crate) struct Call<'a> {
-    pub harness: &'a str,
-    pub event: Option<&'a str>,
-    pub include_own: bool,
-    pub budget: f64,
-}
-
-/// Answers one call on the warm runtime for its options and environment.
-pub(crate) async fn answer_call(
-    shared: &crate::cli::args::Shared,
-    call: Call<'_>,
-    stdin: &[u8],
-    (env_map, cwd): (&BTreeMap<String, String>, Option<PathBuf>),
-    cache: &Cache,
-    shutdown: &CancellationToken,
-) -> Reply {
-    let Some(dialect) = crate::inside::host(call.harness) else { return failed(format!("unknown harness {}", call.harness)) };
-    let (event, payload) = match call_of(stdin, call.event) {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
-    let lookup = |k: &str| env_map.get(k).cloned();
-    let options = hook_options(shared, (dialect, call.include_own), &payload, cwd, &lookup);
-    let keyed: Vec<Option<&String>> = KEYED_ENV.iter().map(|k| env_map.get(*k)).collect();
-    let key = format!("{options:?}|{keyed:?}");
-    let rt = match warm(cache, key, || Runtime::with_env(&options, &lookup).map_err(|e| e.to_string())) {
-        Ok(rt) => rt,
-        Err(e) => return failed(e),
-    };
-    let budget = Duration::try_from_secs_f64(call.budget).unwrap_or(Duration::from_secs(590));
-    let reply = crate::inside::hook::answer(&rt, dialect, (event, payload), budget, shutdown).await;
-    // The call's history line is on disk when the harness hears the answer, as in-process.
-    rt.flush_history();
-    reply
 }
 
 /// Serves one connection: the caller must be this user.
@@ -291,8 +131,6 @@ pub(crate) async fn serve(
         }
     }
     let _ = std::fs::remove_file(&path);
-    for w in cache.lock().unwrap_or_else(|p| p.into_inner()).values() {
-        w.rt.close();
-    }
+    crate::cli::warm::close_all(&cache);
     0
 }

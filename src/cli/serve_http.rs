@@ -3,7 +3,7 @@
 //! answer is the body Claude reads (the JSON a command hook would print). Bound to 127.0.0.1
 //! only; a wrong or missing token is a 401 and runs nothing.
 
-use crate::cli::serve::{answer_call, Cache, Call};
+use crate::cli::warm::{answer_call, Cache, Call};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
@@ -15,7 +15,12 @@ use tokio_util::sync::CancellationToken;
 const MAX_BODY: usize = 64 << 20;
 
 /// Accepts connections until shutdown.
-pub(crate) async fn listen(listener: tokio::net::TcpListener, token: String, cache: Arc<Cache>, shutdown: CancellationToken) {
+pub(crate) async fn listen(
+    listener: tokio::net::TcpListener,
+    token: String,
+    cache: Arc<Cache>,
+    shutdown: CancellationToken,
+) {
     let token = Arc::new(token);
     loop {
         let conn = tokio::select! {
@@ -46,7 +51,12 @@ fn reply(status: StatusCode, body: String) -> Response<Full<Bytes>> {
 }
 
 /// One hook call: checked, answered on the warm runtime of the input's `cwd`.
-async fn handle(req: Request<Incoming>, token: &str, cache: &Cache, shutdown: &CancellationToken) -> Response<Full<Bytes>> {
+async fn handle(
+    req: Request<Incoming>,
+    token: &str,
+    cache: &Cache,
+    shutdown: &CancellationToken,
+) -> Response<Full<Bytes>> {
     let Some(harness) = req.uri().path().strip_prefix("/hook/").map(str::to_owned) else {
         return reply(StatusCode::NOT_FOUND, String::new());
     };
