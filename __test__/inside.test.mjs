@@ -197,6 +197,15 @@ test('hook: the harness\'s own files are left to it; past the budget the hooks a
   assert.equal(run(p, ['uninstall', 'claude']).code, 0)
   assert.deepEqual(JSON.parse(readFileSync(p.path('proj/.claude/settings.json'), 'utf8')), { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'touch ran-by-hookrt; exit 2' }] }] } })
 
+  // doctor: the installed entries, and a program that is gone.
+  assert.equal(run(p, ['install', 'claude', '--program', p.path('gone/hookrt')]).code, 0)
+  r = run(p, ['doctor', '--require-hook-approval=off'])
+  assert.equal(r.code, 1)
+  assert.match(r.out, /^PROBLEM\tinside claude \(Project\): \d+ hookrt entries in .*settings\.json$/m)
+  assert.match(r.out, /the entries start .*gone\/hookrt, which does not exist/)
+  assert.match(r.out, /hookrt serve: not running/)
+  assert.equal(run(p, ['uninstall', 'claude']).code, 0)
+
   r = run(p, ['hook', 'claude'], { input: 'not json' })
   assert.equal(r.code, 0)
   assert.match(r.err, /not a JSON object/)

@@ -222,3 +222,48 @@ fn finish(plan: Result<Plan, install::InstallError>, t: &Target, dry_run: bool, 
     }
     0
 }
+
+/// `hookrt doctor`'s part on hookrt inside the harnesses: the installed entries (and whether the
+/// program they start still exists), `hookrt serve` and its HTTP endpoint. Returns whether
+/// something is wrong.
+pub(crate) async fn doctor(shared: &Shared, io: &mut Io<'_>) -> bool {
+    let t = target(shared, None);
+    let mut bad = false;
+    for (name, dialect) in crate::inside::HOSTS {
+        for (scope, file, n, missing) in install::status(*dialect, &t) {
+            let ok = missing.is_empty();
+            bad |= !ok;
+            let mark = if ok { "ok" } else { "PROBLEM" };
+            let _ = writeln!(io.out, "{mark}	inside {name} ({scope:?}): {n} hookrt entries in {}", file.display());
+            for m in missing {
+                let _ = writeln!(
+                    io.out,
+                    "	- the entries start {m}, which does not exist: run `hookrt install {name}` again"
+                );
+            }
+        }
+    }
+    let socket = crate::cli::serve_client::socket_path(&env);
+    let running = tokio::net::UnixStream::connect(&socket).await.is_ok();
+    let state = if running { "running" } else { "not running (hookrt hook answers in-process)" };
+    let _ = writeln!(io.out, "note	hookrt serve: {state} ({})", socket.display());
+    if let Some(c) = crate::inside::http::load(&t.state) {
+        let url = crate::inside::http::url(c.port, "claude");
+        let used = install::status(Dialect::Claude, &t)
+            .iter()
+            .any(|(_, f, ..)| std::fs::read_to_string(f).is_ok_and(|s| s.contains(&url)));
+        let up = tokio::net::TcpStream::connect(("127.0.0.1", c.port)).await.is_ok();
+        bad |= used && !up;
+        let mark = if up {
+            "ok"
+        } else if used {
+            "PROBLEM"
+        } else {
+            "note"
+        };
+        let what =
+            if up { "answering" } else { "not answering: Claude Code's http hooks fail until `hookrt serve` runs" };
+        let _ = writeln!(io.out, "{mark}	http hooks endpoint 127.0.0.1:{}: {what}", c.port);
+    }
+    bad
+}

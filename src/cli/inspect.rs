@@ -43,7 +43,7 @@ pub(crate) fn list(rt: &Runtime, io: Io<'_>) -> i32 {
 }
 
 /// Checks every hook; exit 1 when something is wrong.
-pub(crate) async fn doctor(rt: &Runtime, json: bool, io: Io<'_>) -> i32 {
+pub(crate) async fn doctor(rt: &Runtime, shared: &crate::cli::args::Shared, json: bool, mut io: Io<'_>) -> i32 {
     let reports = crate::doctor::run(rt).await;
     let l = rt.loaded();
     if json {
@@ -67,5 +67,6 @@ pub(crate) async fn doctor(rt: &Runtime, json: bool, io: Io<'_>) -> i32 {
     }
     let bad = reports.iter().filter(|r| !r.problems.is_empty()).count();
     let _ = writeln!(io.out, "{} hook(s), {bad} with problems", reports.len());
-    i32::from(bad > 0)
+    let inside_bad = crate::cli::inside::doctor(shared, &mut io).await;
+    i32::from(bad > 0 || inside_bad)
 }

@@ -125,7 +125,7 @@ pub async fn run(argv: Vec<String>, shutdown: CancellationToken, mut io: Io<'_>)
         Command::Dump => inspect::dump(&rt, io),
         Command::List => inspect::list(&rt, io),
         Command::Trust { action } => trust::trust(&rt, action, io),
-        Command::Doctor { json } => inspect::doctor(&rt, json, io).await,
+        Command::Doctor { json } => inspect::doctor(&rt, &cli.shared, json, io).await,
         Command::Version
         | Command::Help
         | Command::Convert { .. }

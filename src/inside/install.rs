@@ -104,6 +104,19 @@ pub(crate) fn uninstall(harness: Dialect, scope: InstallScope, t: &Target) -> Re
     Ok(plan)
 }
 
+/// Where hookrt is installed for a harness: per scope, the file, its hookrt entries and the
+/// programs they name that no longer exist.
+pub(crate) fn status(harness: Dialect, t: &Target) -> Vec<(InstallScope, PathBuf, usize, Vec<String>)> {
+    [InstallScope::Project, InstallScope::User]
+        .into_iter()
+        .filter_map(|scope| {
+            let file = entries::hook_file(harness, scope, t).ok()?;
+            let (n, missing) = entries::installed(harness, &file)?;
+            Some((scope, file, n, missing))
+        })
+        .collect()
+}
+
 /// A file's text, `None` when it does not exist.
 fn read(path: &Path) -> Result<Option<String>, InstallError> {
     match std::fs::read_to_string(path) {

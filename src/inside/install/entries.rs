@@ -316,3 +316,34 @@ fn hermes_trust(t: &Target, notes: &mut Vec<String>) -> Result<Change, InstallEr
     notes.push(format!("Hermes runs hookrt's hooks: approved in {} (hookrt's entries only)", path.display()));
     Ok(Change { path: path.clone(), before, after: Some(serialize(&path, &root)) })
 }
+
+/// hookrt's entries in a harness's file: how many, and the programs they name that are gone.
+pub(crate) fn installed(h: Dialect, file: &Path) -> Option<(usize, Vec<String>)> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let root = parse(file, Some(&text)).ok()?;
+    let mut count = 0;
+    let mut missing: Vec<String> = Vec::new();
+    for list in root.get("hooks").and_then(Value::as_object).into_iter().flat_map(|m| m.values()) {
+        for item in list.as_array().into_iter().flatten() {
+            let handlers = item.get("hooks").and_then(Value::as_array).cloned().unwrap_or_else(|| vec![item.clone()]);
+            for x in handlers {
+                let cmd = ["command", "bash"]
+                    .iter()
+                    .find_map(|k| x.get(*k).and_then(Value::as_str).filter(|c| is_ours(h, c)));
+                let url =
+                    x.get("url").and_then(Value::as_str).filter(|u| crate::inside::http::is_ours(u, host_name(h)));
+                if cmd.is_none() && url.is_none() {
+                    continue;
+                }
+                count += 1;
+                let program = cmd.and_then(|c| shlex::split(c)).and_then(|w| w.into_iter().next());
+                if let Some(p) = program.filter(|p| p.contains('/') && !Path::new(p).is_file()) {
+                    if !missing.contains(&p) {
+                        missing.push(p);
+                    }
+                }
+            }
+        }
+    }
+    (count > 0).then_some((count, missing))
+}
