@@ -2,6 +2,7 @@
 // same machine (figures are ratios; absolute numbers depend on the machine's load).
 import { spawn } from 'node:child_process'
 import net from 'node:net'
+import { claudeTurn } from './claude-turn.mjs'
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
@@ -409,3 +410,4 @@ await listenThroughput()
 await listenTrueHooks(raw)
 await workerHook()
 await historyCost()
+await claudeTurn({ sessions: quick ? 3 : 5 })

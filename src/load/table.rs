@@ -15,6 +15,9 @@ pub struct HookTable {
     /// Compare literal matchers (claude, native, .agents) without regard to case, for hosts
     /// whose tool names are lower-case spellings of Claude's (dsh).
     pub case_insensitive_literals: bool,
+    /// The dispatches come from a harness that may name tools its own way (`hookrt hook`):
+    /// matchers of the harnesses that name tools as Claude Code does also see Claude's name.
+    pub harness_tool_names: bool,
     /// Notify-only outbound webhooks (Hermes `hooks.outbound`).
     pub outbound: Vec<OutboundTarget>,
 }
@@ -30,6 +33,7 @@ impl HookTable {
             by_event,
             disabled,
             case_insensitive_literals: false,
+            harness_tool_names: false,
             outbound: Vec::new(),
         }
     }
@@ -70,11 +74,13 @@ impl HookTable {
                 h.matcher.matches(name)
             }
         };
-        // The others name tools as Claude Code does: a tool another harness dispatched under
-        // its own name (Gemini's `run_shell_command`, Hermes' `terminal`, Copilot's `bash`)
-        // is also tried under Claude's (`Bash`), as when hookrt runs inside that harness.
+        // The others name tools as Claude Code does: inside a harness (`hookrt hook`) a tool it
+        // dispatched under its own name (Gemini's `run_shell_command`, Hermes' `terminal`,
+        // Copilot's `bash`) is also tried under Claude's (`Bash`). Elsewhere a host's tool name
+        // is matched as given (the `listen` contract).
         try_name(subject)
-            || subject.map(tools::claude_name).filter(|c| Some(*c) != subject).is_some_and(|c| try_name(Some(c)))
+            || (self.harness_tool_names
+                && subject.map(tools::claude_name).filter(|c| Some(*c) != subject).is_some_and(|c| try_name(Some(c))))
     }
 
     /// The hooks that run for a dispatch, in configuration order.

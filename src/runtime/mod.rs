@@ -105,6 +105,7 @@ impl Runtime {
     fn load(opts: &Resolved) -> Loaded {
         let mut l = load(&opts.load);
         l.table.case_insensitive_literals = opts.policy.case_insensitive_tools;
+        l.table.harness_tool_names = opts.policy.inside.is_some();
         for h in l.table.hooks() {
             let problem = match &h.handler {
                 HandlerSpec::McpTool { .. } if opts.shared.mcp.is_none() => {

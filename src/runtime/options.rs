@@ -151,6 +151,8 @@ pub struct Resolved {
 #[derive(Debug, Clone)]
 pub struct RunPolicy {
     pub cwd: PathBuf,
+    /// The harness whose events these are (`hookrt hook`): it names tools its own way.
+    pub inside: Option<Dialect>,
     pub project_dir: Option<PathBuf>,
     pub on_error: OnError,
     pub timeout_sec: Option<f64>,
@@ -289,6 +291,7 @@ impl RuntimeOptions {
             model: self.model.clone(),
             turn_id: self.turn_id.clone(),
             case_insensitive_tools: self.case_insensitive_tools,
+            inside: self.inside,
             stop_block_limit: self.stop_block_limit.unwrap_or(DEFAULT_STOP_BLOCK_LIMIT),
             context_cap: self.context_cap.unwrap_or(DEFAULT_CONTEXT_CAP),
             fidelity: self.fidelity.unwrap_or_default(),

@@ -336,7 +336,7 @@ pub(crate) fn installed(h: Dialect, file: &Path) -> Option<(usize, Vec<String>)>
                     continue;
                 }
                 count += 1;
-                let program = cmd.and_then(|c| shlex::split(c)).and_then(|w| w.into_iter().next());
+                let program = cmd.and_then(shlex::split).and_then(|w| w.into_iter().next());
                 if let Some(p) = program.filter(|p| p.contains('/') && !Path::new(p).is_file()) {
                     if !missing.contains(&p) {
                         missing.push(p);
