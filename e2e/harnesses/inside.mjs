@@ -169,15 +169,8 @@ async function insideCheck(kit, mode) {
   return problems.map(p => `${kit} (${mode}): ${p}`)
 }
 
-/**
- * The modes each kit is run in (CI's time is counted): in-process for every harness; Gemini CLI
- * through serve; Claude Code with serve killed mid-session and with http hooks to serve.
- * INSIDE_ALL_MODES=1: every mode for every harness.
- */
-const modesOf = kit =>
-  process.env.INSIDE_ALL_MODES === '1'
-    ? [...MODES, ...(kit === 'claude-code' ? [HTTP] : [])]
-    : kit === 'claude-code' ? ['in-process', 'serve killed mid-session', HTTP] : kit === 'gemini-cli' ? ['in-process', 'serve'] : ['in-process']
+/** The modes each kit is run in: every mode (Claude Code also with http hooks). */
+const modesOf = kit => [...MODES, ...(kit === 'claude-code' ? [HTTP] : [])]
 
 /** A free loopback port. */
 function freePort() {
