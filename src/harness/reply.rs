@@ -68,3 +68,22 @@ pub(crate) fn common_top(s: &Said, top: &mut Map<String, Value>) {
         }
     }
 }
+
+/// `decision: "block"` with the reason: how the Claude Code family, Copilot and Hermes block an
+/// event that is not a tool call.
+pub(crate) fn block(s: &Said, top: &mut Map<String, Value>) {
+    top.insert("decision".into(), "block".into());
+    top.insert("reason".into(), s.reason_or_default().into());
+}
+
+/// Puts the event-specific fields under `hookSpecificOutput`, named by the harness's spelling
+/// of the event, when there are any.
+pub(crate) fn nest(s: &Said, top: &mut Map<String, Value>, hso: Map<String, Value>) {
+    if hso.is_empty() {
+        return;
+    }
+    let mut with_name = Map::new();
+    with_name.insert("hookEventName".into(), s.spelling.into());
+    with_name.extend(hso);
+    top.insert("hookSpecificOutput".into(), Value::Object(with_name));
+}

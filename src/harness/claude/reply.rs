@@ -3,9 +3,9 @@
 //! object, `decision: "block"` with a reason on the events that can be blocked, and
 //! `additionalContext` where the harness shows it to the model.
 
-use crate::harness::reply::{common_top, json, Reply, Said};
+use crate::harness::reply::{block, common_top, json, nest, Reply, Said};
 use crate::vocab::{CanonicalEvent as E, Decision};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Map};
 
 /// Events whose `hookSpecificOutput.additionalContext` reaches the model.
 const CONTEXT_EVENTS: &[E] = &[E::ToolBefore, E::ToolAfter, E::PromptSubmit, E::SessionStart, E::SubagentStart];
@@ -47,20 +47,14 @@ pub(crate) fn reply(s: &Said) -> Reply {
             }
         }
         _ if s.decision == Decision::Deny => {
-            top.insert("decision".into(), "block".into());
-            top.insert("reason".into(), s.reason_or_default().into());
+            block(s, &mut top);
         }
         _ => {}
     }
     if let Some(c) = s.context().filter(|_| CONTEXT_EVENTS.contains(&s.event)) {
         hso.insert("additionalContext".into(), c.into());
     }
-    if !hso.is_empty() {
-        let mut with_name = Map::new();
-        with_name.insert("hookEventName".into(), s.spelling.into());
-        with_name.extend(hso);
-        top.insert("hookSpecificOutput".into(), Value::Object(with_name));
-    }
+    nest(s, &mut top, hso);
     common_top(s, &mut top);
     json(top)
 }

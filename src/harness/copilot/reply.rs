@@ -2,7 +2,7 @@
 //! preToolUse, `behavior` on permissionRequest, `decision: "block"` to keep a turn going, and a
 //! top-level `additionalContext`.
 
-use crate::harness::reply::{json, Reply, Said};
+use crate::harness::reply::{block, json, Reply, Said};
 use crate::vocab::{CanonicalEvent as E, Decision};
 use serde_json::Map;
 
@@ -39,8 +39,7 @@ pub(crate) fn reply(s: &Said) -> Reply {
             _ => {}
         },
         _ if s.decision == Decision::Deny => {
-            top.insert("decision".into(), "block".into());
-            top.insert("reason".into(), s.reason_or_default().into());
+            block(s, &mut top);
         }
         _ => {}
     }

@@ -2,9 +2,9 @@
 //! retried turn on AfterAgent), a BeforeTool `hookSpecificOutput.tool_input` rewrite, and
 //! `additionalContext` on the events that show it to the model.
 
-use crate::harness::reply::{common_top, json, Reply, Said};
+use crate::harness::reply::{common_top, json, nest, Reply, Said};
 use crate::vocab::{CanonicalEvent as E, Decision};
-use serde_json::{Map, Value};
+use serde_json::Map;
 
 const CONTEXT_EVENTS: &[E] = &[E::ToolAfter, E::PromptSubmit, E::SessionStart];
 
@@ -30,12 +30,7 @@ pub(crate) fn reply(s: &Said) -> Reply {
     if let Some(c) = s.context().filter(|_| CONTEXT_EVENTS.contains(&s.event)) {
         hso.insert("additionalContext".into(), c.into());
     }
-    if !hso.is_empty() {
-        let mut with_name = Map::new();
-        with_name.insert("hookEventName".into(), s.spelling.into());
-        with_name.extend(hso);
-        top.insert("hookSpecificOutput".into(), Value::Object(with_name));
-    }
+    nest(s, &mut top, hso);
     common_top(s, &mut top);
     json(top)
 }

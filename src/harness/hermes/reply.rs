@@ -2,7 +2,7 @@
 //! `pre_verify` (both `{"decision": "block", "reason"}`), and `{"context"}` on `pre_llm_call`.
 //! Exit codes never block in Hermes, so the answer is always on stdout with exit 0.
 
-use crate::harness::reply::{json, Reply, Said};
+use crate::harness::reply::{block, json, Reply, Said};
 use crate::vocab::{CanonicalEvent as E, Decision};
 use serde_json::Map;
 
@@ -10,8 +10,7 @@ pub(crate) fn reply(s: &Said) -> Reply {
     let mut top = Map::new();
     match s.event {
         E::ToolBefore | E::TurnStop if s.decision == Decision::Deny => {
-            top.insert("decision".into(), "block".into());
-            top.insert("reason".into(), s.reason_or_default().into());
+            block(s, &mut top);
         }
         E::PromptSubmit => {
             if let Some(c) = s.context() {

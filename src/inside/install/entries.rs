@@ -134,11 +134,13 @@ pub(crate) fn with_ours(h: Dialect, file: &Path, before: Option<&str>, t: &Targe
     let Some(hooks) = hooks.as_object_mut() else {
         return Err(InstallError::Parse(file.to_path_buf(), "`hooks` is not an object".into()));
     };
+    // Claude Code with `--http`: entries to `hookrt serve`'s endpoint instead of commands.
+    let http = t.http_port.filter(|_| h == Dialect::Claude).map(|port| crate::inside::http::url(port, host_name(h)));
     for event in events(h) {
         let cmd = command(h, event, t);
         let entry = match h {
-            Dialect::Claude if t.http_port.is_some() => {
-                let url = crate::inside::http::url(t.http_port.unwrap_or_default(), host_name(h));
+            Dialect::Claude if http.is_some() => {
+                let url = http.clone().unwrap_or_default();
                 let var = crate::inside::http::TOKEN_VAR;
                 json!({"hooks": [{"type": "http", "url": url, "headers": {"Authorization": format!("Bearer ${var}")}, "allowedEnvVars": [var], "timeout": TIMEOUT_SECS}]})
             }
