@@ -20,11 +20,14 @@ pub const CONFIG_FILES: &[(&str, Option<Dialect>)] = &[
     ("/p/.cursor/hooks.json", Some(Dialect::Cursor)),
     ("/p/.github/hooks/a.json", Some(Dialect::Copilot)),
     ("/p/.windsurf/hooks.json", Some(Dialect::Windsurf)),
+    ("/p/.qwen/settings.json", Some(Dialect::Qwen)),
+    ("/p/.factory/hooks.json", Some(Dialect::Droid)),
+    ("/p/.factory/settings.json", Some(Dialect::Droid)),
     ("/x/hooks.json", None),
 ];
 
 /// Every dialect, for targets that pick one by a byte.
-pub const DIALECTS: [Dialect; 10] = Dialect::ALL;
+pub const DIALECTS: [Dialect; 12] = Dialect::ALL;
 
 /// A config file of any dialect: hooks and diagnostics, never a panic; every diagnostic names
 /// its file.

@@ -82,6 +82,10 @@ fn command_entry(
         Dialect::Cursor | Dialect::Windsurf => {
             e.insert("command".into(), json!(shell_line(command, args, warns)));
         }
+        Dialect::Droid => {
+            e.insert("type".into(), json!("command"));
+            e.insert("command".into(), json!(shell_line(command, args, warns)));
+        }
         Dialect::Native => {
             e.insert("type".into(), json!(if worker { "worker" } else { "shell" }));
             exec(&mut e, "command");
@@ -128,6 +132,10 @@ fn add_timeout(e: &mut Map<String, Value>, h: &Hook, to: Dialect, warns: &mut Ve
             e.insert("timeoutSec".into(), num(secs));
         }
         Dialect::Windsurf => warns.push(format!("timeout {secs} s cannot be expressed in Windsurf")),
+        // Qwen Code reads 1000 and more as milliseconds.
+        Dialect::Qwen if secs >= 1000.0 => {
+            e.insert("timeout".into(), num((secs * 1000.0).round()));
+        }
         _ => {
             e.insert("timeout".into(), num(secs));
         }

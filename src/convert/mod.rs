@@ -36,7 +36,7 @@ pub enum Format {
 
 impl Format {
     /// `claude`, `codex` (hooks.json), `codex-toml`, `opencode`, `gemini`, `cursor`, `copilot`,
-    /// `windsurf`, `native` (and, to read, `hermes` and `agents`).
+    /// `windsurf`, `qwen`, `droid`, `native` (and, to read, `hermes` and `agents`).
     pub fn parse(s: &str) -> Option<Format> {
         Some(match s {
             "codex-toml" | "toml" => Format::CodexToml,
@@ -58,6 +58,7 @@ impl Format {
             Format::CodexToml => "config.toml",
             Format::Dialect(Dialect::Hermes) => "config.yaml",
             Format::Dialect(Dialect::Opencode) => "opencode.json",
+            Format::Dialect(Dialect::Qwen) => "settings.json",
             Format::Dialect(_) => "hooks.json",
         }
     }
@@ -140,13 +141,24 @@ fn push(
 }
 
 fn grouped(d: Dialect) -> bool {
-    matches!(d, Dialect::Claude | Dialect::Codex | Dialect::Opencode | Dialect::Native | Dialect::Gemini)
+    matches!(
+        d,
+        Dialect::Claude
+            | Dialect::Codex
+            | Dialect::Opencode
+            | Dialect::Native
+            | Dialect::Gemini
+            | Dialect::Qwen
+            | Dialect::Droid
+    )
 }
 
 fn write(to: Format, events: Map<String, Value>) -> String {
     let root = match to.dialect() {
         Dialect::Native => json!({"version": 1, "events": events}),
         Dialect::Cursor | Dialect::Copilot => json!({"version": 1, "hooks": events}),
+        // Droid's hooks.json holds the events at its root.
+        Dialect::Droid => Value::Object(events),
         _ => json!({"hooks": events}),
     };
     if to == Format::CodexToml {

@@ -14,37 +14,80 @@ struct Tool {
     copilot: &'static [&'static str],
     cursor: &'static [&'static str],
     hermes: &'static [&'static str],
+    qwen: &'static [&'static str],
+    droid: &'static [&'static str],
 }
+
+type Names = &'static [&'static str];
 
 const fn t(
     claude: &'static str,
     class: Option<ToolClass>,
-    gemini: &'static [&'static str],
-    copilot: &'static [&'static str],
-    cursor: &'static [&'static str],
-    hermes: &'static [&'static str],
+    [gemini, copilot, cursor, hermes, qwen, droid]: [Names; 6],
 ) -> Tool {
-    Tool { claude, class, gemini, copilot, cursor, hermes }
+    Tool { claude, class, gemini, copilot, cursor, hermes, qwen, droid }
 }
 
 use ToolClass::*;
 
 /// The first spelling in each list is the one written by `convert` and sent on stdin.
 const TOOLS: &[Tool] = &[
-    t("Bash", Some(Shell), &["run_shell_command"], &["bash", "powershell"], &["Shell"], &["terminal"]),
-    t("Read", Some(Read), &["read_file", "read_many_files"], &["view"], &["Read"], &["read_file"]),
-    t("Write", Some(Write), &["write_file"], &["create"], &["Write"], &["write_file"]),
-    t("Edit", Some(Write), &["replace"], &["edit", "str_replace_editor", "apply_patch"], &["Edit"], &["patch"]),
-    t("MultiEdit", Some(Write), &[], &[], &["MultiEdit"], &[]),
-    t("NotebookEdit", Some(Write), &[], &[], &["NotebookEdit"], &[]),
-    t("Grep", None, &["search_file_content", "grep_search"], &["grep", "rg"], &["Grep"], &["search_files"]),
-    t("Glob", None, &["glob"], &["glob"], &["Glob"], &[]),
-    t("LS", None, &["list_directory"], &[], &["LS"], &[]),
-    t("WebFetch", None, &["web_fetch"], &["web_fetch"], &["WebFetch"], &["web_extract"]),
-    t("WebSearch", None, &["google_web_search"], &["web_search"], &["WebSearch"], &["web_search"]),
-    t("TodoWrite", None, &["write_todos"], &["update_todo"], &["TodoWrite"], &["todo"]),
-    t("Task", None, &[], &["task"], &["Task"], &["delegate_task"]),
-    t("AskUserQuestion", None, &[], &["ask_user"], &[], &["clarify"]),
+    t(
+        "Bash",
+        Some(Shell),
+        [
+            &["run_shell_command"],
+            &["bash", "powershell"],
+            &["Shell"],
+            &["terminal"],
+            &["run_shell_command"],
+            &["Execute"],
+        ],
+    ),
+    t(
+        "Read",
+        Some(Read),
+        [&["read_file", "read_many_files"], &["view"], &["Read"], &["read_file"], &["read_file"], &["Read"]],
+    ),
+    t("Write", Some(Write), [&["write_file"], &["create"], &["Write"], &["write_file"], &["write_file"], &["Create"]]),
+    t(
+        "Edit",
+        Some(Write),
+        [&["replace"], &["edit", "str_replace_editor", "apply_patch"], &["Edit"], &["patch"], &["edit"], &["Edit"]],
+    ),
+    t("MultiEdit", Some(Write), [&[], &[], &["MultiEdit"], &[], &[], &[]]),
+    t("NotebookEdit", Some(Write), [&[], &[], &["NotebookEdit"], &[], &["notebook_edit"], &[]]),
+    t(
+        "Grep",
+        None,
+        [
+            &["search_file_content", "grep_search"],
+            &["grep", "rg"],
+            &["Grep"],
+            &["search_files"],
+            &["grep_search"],
+            &["Grep"],
+        ],
+    ),
+    t("Glob", None, [&["glob"], &["glob"], &["Glob"], &[], &["glob"], &["Glob"]]),
+    t("LS", None, [&["list_directory"], &[], &["LS"], &[], &["list_directory"], &["LS"]]),
+    t(
+        "WebFetch",
+        None,
+        [&["web_fetch"], &["web_fetch"], &["WebFetch"], &["web_extract"], &["web_fetch"], &["FetchUrl"]],
+    ),
+    t(
+        "WebSearch",
+        None,
+        [&["google_web_search"], &["web_search"], &["WebSearch"], &["web_search"], &["web_search"], &["WebSearch"]],
+    ),
+    t(
+        "TodoWrite",
+        None,
+        [&["write_todos"], &["update_todo"], &["TodoWrite"], &["todo"], &["todo_write"], &["TodoWrite"]],
+    ),
+    t("Task", None, [&[], &["task"], &["Task"], &["delegate_task"], &["agent"], &["Task"]]),
+    t("AskUserQuestion", None, [&[], &["ask_user"], &[], &["clarify"], &["ask_user_question"], &[]]),
 ];
 
 fn names(tool: &Tool, dialect: Dialect) -> &'static [&'static str] {
@@ -53,6 +96,8 @@ fn names(tool: &Tool, dialect: Dialect) -> &'static [&'static str] {
         Dialect::Copilot => tool.copilot,
         Dialect::Cursor => tool.cursor,
         Dialect::Hermes => tool.hermes,
+        Dialect::Qwen => tool.qwen,
+        Dialect::Droid => tool.droid,
         _ => &[],
     }
 }
@@ -64,6 +109,8 @@ fn find(name: &str) -> Option<&'static Tool> {
             || t.copilot.contains(&name)
             || t.cursor.contains(&name)
             || t.hermes.contains(&name)
+            || t.qwen.contains(&name)
+            || t.droid.contains(&name)
     })
 }
 
@@ -75,7 +122,10 @@ pub(crate) fn claude_name(name: &str) -> &str {
 
 /// How `dialect` spells a tool, when it differs from the name given.
 pub(crate) fn spelling(dialect: Dialect, name: &str) -> Option<&'static str> {
-    if !matches!(dialect, Dialect::Gemini | Dialect::Copilot | Dialect::Cursor | Dialect::Hermes) {
+    if !matches!(
+        dialect,
+        Dialect::Gemini | Dialect::Copilot | Dialect::Cursor | Dialect::Hermes | Dialect::Qwen | Dialect::Droid
+    ) {
         return find(name).map(|t| t.claude).filter(|c| *c != name);
     }
     let tool = find(name)?;

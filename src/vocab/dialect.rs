@@ -27,11 +27,15 @@ pub enum Dialect {
     Copilot,
     /// Windsurf (Cascade) `.windsurf/hooks.json`, `~/.codeium/windsurf/hooks.json`.
     Windsurf,
+    /// Qwen Code `.qwen/settings.json` (user, project, system).
+    Qwen,
+    /// Factory Droid `.factory/hooks.json` (events at the root), else `hooks` in `settings.json`.
+    Droid,
 }
 
 impl Dialect {
     /// Every dialect, in registry order.
-    pub const ALL: [Dialect; 10] = [
+    pub const ALL: [Dialect; 12] = [
         Dialect::Claude,
         Dialect::Codex,
         Dialect::Opencode,
@@ -42,6 +46,8 @@ impl Dialect {
         Dialect::Cursor,
         Dialect::Copilot,
         Dialect::Windsurf,
+        Dialect::Qwen,
+        Dialect::Droid,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -56,6 +62,8 @@ impl Dialect {
             Dialect::Cursor => "cursor",
             Dialect::Copilot => "copilot",
             Dialect::Windsurf => "windsurf",
+            Dialect::Qwen => "qwen",
+            Dialect::Droid => "droid",
         }
     }
 

@@ -17,6 +17,20 @@ pub(crate) struct GroupRules {
     pub enabled_flag: bool,
     /// The `type` words the dialect accepts.
     pub kind: fn(&str) -> Option<HandlerKind>,
+    /// A `timeout` at or above this is milliseconds, below it seconds (Qwen Code keeps the
+    /// millisecond timeouts its files had before it switched to seconds); `None`: always seconds.
+    pub millis_from: Option<f64>,
+}
+
+impl GroupRules {
+    /// The family's rules for a dialect whose `timeout` is always seconds.
+    pub(crate) const fn seconds(
+        claude_handlers: bool,
+        enabled_flag: bool,
+        kind: fn(&str) -> Option<HandlerKind>,
+    ) -> Self {
+        GroupRules { claude_handlers, enabled_flag, kind, millis_from: None }
+    }
 }
 
 /// Reads `if`, `async`, `asyncRewake`, `once` and `statusMessage`.
@@ -106,10 +120,16 @@ pub(crate) fn worker_settings(o: &Map<String, Value>, diag: &mut dyn FnMut(Sever
     w
 }
 
-/// Per-hook `timeout` in seconds; invalid values are reported and ignored.
-pub(crate) fn timeout(o: Option<&Map<String, Value>>, diag: &mut dyn FnMut(Severity, &str)) -> Option<f64> {
+/// Per-hook `timeout` in seconds (milliseconds from `millis_from` on); invalid values are
+/// reported and ignored.
+pub(crate) fn timeout(
+    o: Option<&Map<String, Value>>,
+    millis_from: Option<f64>,
+    diag: &mut dyn FnMut(Severity, &str),
+) -> Option<f64> {
     let v = o?.get("timeout")?;
     match v.as_f64() {
+        Some(t) if t > 0.0 && t.is_finite() && millis_from.is_some_and(|m| t >= m) => Some(t / 1000.0),
         Some(t) if t > 0.0 && t.is_finite() => Some(t),
         _ if v.is_null() => None,
         _ => {

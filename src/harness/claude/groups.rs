@@ -122,7 +122,7 @@ impl Group<'_> {
         );
         h.matcher_text = text.clone();
         h.matcher = matcher.clone();
-        h.timeout = fields::timeout(obj, &mut diag);
+        h.timeout = fields::timeout(obj, self.rules.millis_from, &mut diag);
         h.on_error = fields::on_error(obj, &mut diag);
         h.claude = fields::claude(ctx.if_rules, &h.handler, obj, &mut diag);
         h.enabled = !self.rules.enabled_flag || fields::enabled(obj, &mut diag);

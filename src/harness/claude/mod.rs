@@ -51,7 +51,7 @@ pub(crate) fn parse_member(
     }
 }
 
-const RULES: GroupRules = GroupRules { claude_handlers: true, enabled_flag: true, kind: claude_kinds };
+const RULES: GroupRules = GroupRules::seconds(true, true, claude_kinds);
 
 impl Harness for Claude {
     fn dialect(&self) -> Dialect {

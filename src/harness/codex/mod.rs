@@ -39,8 +39,7 @@ pub(crate) static EVENTS: [EventSpec; 14] = [
     n("PreModelRequest", E::ModelBefore),
 ];
 
-const RULES: GroupRules =
-    GroupRules { claude_handlers: true, enabled_flag: true, kind: crate::harness::claude::claude_kinds };
+const RULES: GroupRules = GroupRules::seconds(true, true, crate::harness::claude::claude_kinds);
 
 impl Harness for Codex {
     fn dialect(&self) -> Dialect {

@@ -24,7 +24,7 @@ pub(crate) static EVENTS: [EventSpec; CanonicalEvent::COUNT] = {
     all
 };
 
-const RULES: GroupRules = GroupRules { claude_handlers: false, enabled_flag: true, kind: HandlerKind::from_type };
+const RULES: GroupRules = GroupRules::seconds(false, true, HandlerKind::from_type);
 
 impl Harness for Native {
     fn dialect(&self) -> Dialect {

@@ -38,7 +38,7 @@ fn kinds(ty: &str) -> Option<HandlerKind> {
     matches!(ty, "command" | "http" | "subagent").then(|| HandlerKind::from_type(ty)).flatten()
 }
 
-const RULES: GroupRules = GroupRules { claude_handlers: false, enabled_flag: false, kind: kinds };
+const RULES: GroupRules = GroupRules::seconds(false, false, kinds);
 
 impl Harness for Opencode {
     fn dialect(&self) -> Dialect {

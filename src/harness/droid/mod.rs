@@ -1,0 +1,146 @@
+//! Factory Droid: `hooks.json` per scope (user `~/.factory`, project `.factory`) with the events
+//! at its root, else the legacy `hooks/hooks.json`, else the `hooks` member of that scope's
+//! `settings.json` (docs/harnesses/droid.md). Claude's events, matchers and answers; tools named
+//! `Execute`, `Create`; stdin without a trailing newline; `sh -c`, with the project in
+//! `FACTORY_PROJECT_DIR`, `DROID_PROJECT_DIR` and `CLAUDE_PROJECT_DIR`. Recorded from the real
+//! CLI 0.225.2 (e2e/harnesses/droid), which differs from its docs: a project `hooks.json` whose
+//! events sit under a `hooks` key is silently never run, and `settings.local.json` is not read.
+
+mod input;
+
+use crate::config::{Candidate, FileCtx, LoadSink, Roots};
+use crate::harness::claude::groups::{self, GroupRules};
+use crate::harness::{EnvCtx, Harness, PayloadCtx};
+use crate::vocab::CanonicalEvent as E;
+use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope, Severity};
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+pub(crate) struct Droid;
+
+const fn n(name: &'static str, e: E) -> EventSpec {
+    EventSpec::named(name, e)
+}
+
+/// The nine events Droid 0.225.2 fires hooks for.
+pub(crate) static EVENTS: [EventSpec; 9] = [
+    n("SessionStart", E::SessionStart),
+    n("SessionEnd", E::SessionEnd),
+    n("UserPromptSubmit", E::PromptSubmit),
+    n("PreToolUse", E::ToolBefore),
+    n("PostToolUse", E::ToolAfter),
+    n("Stop", E::TurnStop),
+    n("SubagentStop", E::SubagentEnd),
+    n("Notification", E::Notice),
+    n("PreCompact", E::CompactBefore),
+];
+
+/// Droid runs only `command` hooks.
+fn kinds(ty: &str) -> Option<HandlerKind> {
+    (ty == "command").then_some(HandlerKind::Shell)
+}
+
+const RULES: GroupRules = GroupRules::seconds(false, false, kinds);
+
+/// The file Droid reads hooks from in one scope folder: the first of `hooks.json`,
+/// `hooks/hooks.json` and `settings.json` that exists (all three when none does, so a server
+/// watching them sees the first one appear).
+fn scope_files(dir: &Path, scope: Scope) -> Vec<Candidate> {
+    let order: [PathBuf; 3] = [dir.join("hooks.json"), dir.join("hooks/hooks.json"), dir.join("settings.json")];
+    match order.iter().find(|p| p.is_file()) {
+        Some(p) => vec![Candidate::of(p.clone(), Dialect::Droid, scope)],
+        None => order.into_iter().map(|p| Candidate::of(p, Dialect::Droid, scope)).collect(),
+    }
+}
+
+fn is_settings(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "settings.json")
+}
+
+impl Harness for Droid {
+    fn dialect(&self) -> Dialect {
+        Dialect::Droid
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    fn matcher_style(&self) -> MatcherStyle {
+        MatcherStyle::LiteralOrRegex
+    }
+
+    fn files(&self, r: Roots) -> Vec<Candidate> {
+        let mut v = scope_files(&r.home.join(".factory"), Scope::Global);
+        v.extend(scope_files(&r.cwd.join(".factory"), Scope::Project));
+        v
+    }
+
+    fn owns_path(&self, path: &Path) -> bool {
+        let (_, parent, grand) = crate::config::candidate::path_parts(path);
+        parent == ".factory" || (parent == "hooks" && grand == ".factory")
+    }
+
+    fn file_kind(&self, path: &Path) -> &'static str {
+        if is_settings(path) {
+            "Factory Droid settings"
+        } else {
+            "Factory Droid hooks.json"
+        }
+    }
+
+    fn dedicated(&self, path: &Path) -> bool {
+        !is_settings(path)
+    }
+
+    /// `hooks.json` holds the events at its root; diagnostics name them without a member.
+    fn member(&self, root: &Map<String, Value>) -> &'static str {
+        if root.contains_key("hooks") {
+            "hooks"
+        } else {
+            ""
+        }
+    }
+
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        if is_settings(ctx.path) {
+            return crate::harness::claude::parse_member(ctx, RULES, root, false, sink);
+        }
+        if root.get("hooks").is_some_and(Value::is_object) {
+            let m = "Droid reads the events at the root of hooks.json: hooks under a \"hooks\" key never run \
+                     (move the event names up a level)";
+            sink.file_diag(ctx, Severity::Error, None, m.into());
+            return 0;
+        }
+        groups::parse_event_map(ctx, RULES, root, sink)
+    }
+
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        input::input(ctx)
+    }
+
+    fn stdin_newline(&self) -> bool {
+        false
+    }
+
+    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
+        input::env(e)
+    }
+
+    fn env_file(&self) -> bool {
+        true
+    }
+
+    fn names_tools(&self) -> bool {
+        true
+    }
+
+    fn trust(
+        &self,
+        _ctx: &crate::harness::trust::TrustCtx,
+        hooks: &[crate::config::Hook],
+    ) -> Vec<crate::harness::trust::Verdict> {
+        let v = crate::harness::trust::Verdict::not_gated("Droid runs project hooks without a trust step (droid exec)");
+        crate::harness::trust::each(hooks, v)
+    }
+}

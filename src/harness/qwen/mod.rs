@@ -1,0 +1,134 @@
+//! Qwen Code: `settings.json` (system, user, project; docs/harnesses/qwen.md). Claude's event
+//! names and file shape, Gemini CLI's tool names (`run_shell_command`), its own stdin fields
+//! (`timestamp`, `tool_call_id`), `bash -c` with the project in `QWEN_PROJECT_DIR`,
+//! `GEMINI_PROJECT_DIR` and `CLAUDE_PROJECT_DIR`, and timeouts in seconds where a value of 1000
+//! or more keeps its older meaning of milliseconds. Read from Qwen Code 0.24.4's source and
+//! recorded from the real CLI (e2e/harnesses/qwen-code).
+
+mod input;
+
+use crate::config::{Candidate, FileCtx, LoadSink, Roots};
+use crate::harness::claude::groups::GroupRules;
+use crate::harness::{EnvCtx, Harness, PayloadCtx};
+use crate::vocab::CanonicalEvent as E;
+use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope, Shell, ToolResult};
+use serde_json::{Map, Value};
+use std::path::Path;
+
+pub(crate) struct Qwen;
+
+const fn n(name: &'static str, e: E) -> EventSpec {
+    EventSpec::named(name, e)
+}
+
+/// Qwen Code 0.24.4's `HookEventName` (`SessionDelete`, which has no canonical event, is not
+/// read: a file naming it gets an "unknown event" warning).
+pub(crate) static EVENTS: [EventSpec; 21] = [
+    n("SessionStart", E::SessionStart),
+    n("SessionEnd", E::SessionEnd),
+    n("UserPromptSubmit", E::PromptSubmit),
+    n("UserPromptExpansion", E::PromptExpand),
+    n("PreToolUse", E::ToolBefore),
+    EventSpec::tool("PostToolUse", E::ToolAfter, ToolResult::Success),
+    EventSpec::tool("PostToolUseFailure", E::ToolAfter, ToolResult::Failure),
+    n("PostToolBatch", E::ToolBatch),
+    n("Stop", E::TurnStop),
+    n("StopFailure", E::TurnFail),
+    n("SubagentStart", E::SubagentStart),
+    n("SubagentStop", E::SubagentEnd),
+    n("Notification", E::Notice),
+    n("PreCompact", E::CompactBefore),
+    n("PostCompact", E::CompactAfter),
+    n("PermissionRequest", E::PermissionRequest),
+    n("PermissionDenied", E::PermissionDenied),
+    n("MessageDisplay", E::MessageDisplay),
+    n("InstructionsLoaded", E::InstructionsLoad),
+    n("TodoCreated", E::TaskCreate),
+    n("TodoCompleted", E::TaskComplete),
+];
+
+/// The types a Qwen Code settings file may declare (`function` hooks exist only in a session).
+fn kinds(ty: &str) -> Option<HandlerKind> {
+    matches!(ty, "command" | "http" | "prompt").then(|| HandlerKind::from_type(ty)).flatten()
+}
+
+/// A timeout of 1000 or more is milliseconds (`LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`).
+const RULES: GroupRules = GroupRules { millis_from: Some(1000.0), ..GroupRules::seconds(false, false, kinds) };
+
+impl Harness for Qwen {
+    fn dialect(&self) -> Dialect {
+        Dialect::Qwen
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    fn matcher_style(&self) -> MatcherStyle {
+        MatcherStyle::LiteralOrRegex
+    }
+
+    /// System, user, project — the order Qwen Code merges its settings in.
+    fn files(&self, r: Roots) -> Vec<Candidate> {
+        vec![
+            Candidate::of(r.system.join("qwen-code/settings.json"), Dialect::Qwen, Scope::System),
+            Candidate::of(r.home.join(".qwen/settings.json"), Dialect::Qwen, Scope::Global),
+            Candidate::of(r.cwd.join(".qwen/settings.json"), Dialect::Qwen, Scope::Project),
+        ]
+    }
+
+    fn owns_path(&self, path: &Path) -> bool {
+        matches!(crate::config::candidate::path_parts(path).1, ".qwen" | "qwen-code")
+    }
+
+    fn file_kind(&self, _path: &Path) -> &'static str {
+        "Qwen Code settings"
+    }
+
+    fn dedicated(&self, _path: &Path) -> bool {
+        false
+    }
+
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        crate::harness::claude::parse_member(ctx, RULES, root, false, sink)
+    }
+
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        input::input(ctx)
+    }
+
+    fn stdin_newline(&self) -> bool {
+        false
+    }
+
+    /// `QWEN_PROJECT_DIR`, `GEMINI_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` are the session's
+    /// working directory; `QWEN_CODE_SESSION_ID` its id.
+    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
+        let mut v = vec![
+            ("GEMINI_PROJECT_DIR".into(), e.cwd.to_owned()),
+            ("CLAUDE_PROJECT_DIR".into(), e.cwd.to_owned()),
+            ("QWEN_PROJECT_DIR".into(), e.cwd.to_owned()),
+        ];
+        if !e.session_id.is_empty() {
+            v.push(("QWEN_CODE_SESSION_ID".into(), e.session_id.to_owned()));
+        }
+        v
+    }
+
+    fn shell(&self) -> Shell {
+        Shell::Bash
+    }
+
+    fn names_tools(&self) -> bool {
+        true
+    }
+
+    fn trust(
+        &self,
+        _ctx: &crate::harness::trust::TrustCtx,
+        hooks: &[crate::config::Hook],
+    ) -> Vec<crate::harness::trust::Verdict> {
+        let v = crate::harness::trust::Verdict::not_gated("Qwen Code runs project hooks without a trust step headless");
+        crate::harness::trust::each(hooks, v)
+    }
+}
