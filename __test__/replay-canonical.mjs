@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { payloadOf, shape } from './replay-lib.mjs'
 
 // The shell tool under each harness's name.
-const SHELL = { run_shell_command: 'Bash', bash: 'Bash', terminal: 'Bash', Bash: 'Bash' }
+const SHELL = { run_shell_command: 'Bash', bash: 'Bash', terminal: 'Bash', Bash: 'Bash', Execute: 'Bash' }
 const claudeTool = n => (n == null ? n : SHELL[n] ?? n)
 
 // A tool's output as Claude Code reports it.
@@ -109,6 +109,20 @@ function codex(event, s) {
   return p
 }
 
+/**
+ * Qwen Code and Droid send Claude's fields (and, Qwen, a few of its own, passed through as a host
+ * would); the tool under its own name, its output as Qwen's `{llmContent, returnDisplay}` or Droid's text.
+ */
+function claudeLike(event, s) {
+  const p = { ...s, hook_event_name: event }
+  if (s.tool_name !== undefined) p.tool_name = claudeTool(s.tool_name)
+  if (event.startsWith('PostToolUse') && s.tool_response !== undefined) {
+    const text = typeof s.tool_response === 'string' ? s.tool_response : s.tool_response?.llmContent
+    p.tool_response = toolResponse(text)
+  }
+  return p
+}
+
 /** The canonical dispatch for a recorded call: event name and Claude-shaped payload. */
 export function canonicalOf(kit, call, place) {
   const s = payloadOf(call.stdin, place)
@@ -119,6 +133,7 @@ export function canonicalOf(kit, call, place) {
     case 'gemini-cli': payload = gemini(call.event, s); break
     case 'copilot-cli': payload = copilot(call.event, s); break
     case 'hermes': payload = hermes(call.event, s); break
+    case 'qwen-code': case 'droid': payload = claudeLike(call.event, s); break
     default: throw new Error(`no canonical form for ${kit}`)
   }
   for (const k of Object.keys(payload)) if (payload[k] === undefined) delete payload[k]

@@ -117,6 +117,45 @@ export const KITS = {
     notReproduced: ['PWD', 'SHELL', 'TERM', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'HERMES_INTERACTIVE', 'HERMES_QUIET', 'HERMES_KANBAN_BOARD', 'TERMINAL_*'],
     stop: ['pre_verify'],
   },
+  'qwen-code': {
+    harness: 'qwen',
+    version: '0.24.4',
+    installVar: 'QWEN_E2E_DIR',
+    runsVar: 'RUNS',
+    netns: { UNSHARE: '1' },
+    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11'],
+    variant: () => ({}),
+    log: 'recorder.jsonl',
+    mock: 'mock.jsonl',
+    files: ['proj/.qwen/settings.json', 'home/.qwen/settings.json', 'ctl.json'],
+    launchEnv: {
+      HOME: '{home}', OPENAI_BASE_URL: 'http://127.0.0.1:{port}/v1', OPENAI_API_KEY: 'test', OPENAI_MODEL: 'mock-model',
+      QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
+    },
+    postTool: ['PostToolUse'],
+    stop: ['Stop'],
+    // Qwen's own process: its relaunch bookkeeping, the model it resolved, the agent and prompt it is in
+    notReproduced: ['QWEN_CODE_NO_RELAUNCH', 'QWEN_CODE_PRIVATE_RELAUNCH_ENV_PROVENANCE', 'QWEN_CODE_MODEL',
+      'QWEN_CODE_MODEL_IDENTITY', 'QWEN_CODE_AGENT_ID', 'QWEN_CODE_PROMPT_ID'],
+  },
+  droid: {
+    harness: 'droid',
+    version: '0.225.2',
+    installVar: 'DROID_E2E_DIR',
+    runsVar: 'RUNS',
+    netns: { UNSHARE: '1' },
+    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11', 'S12'],
+    variant: () => ({}),
+    log: 'recorder.jsonl',
+    mock: 'mock.jsonl',
+    files: ['proj/.factory/hooks.json', 'proj/.factory/settings.json', 'home/.factory/settings.json', 'ctl.json'],
+    launchEnv: { HOME: '{home}' },
+    postTool: ['PostToolUse'],
+    stop: ['Stop'],
+    // droid exec's own mode switch; and its SessionStart env file, which hookrt creates where it
+    // creates Claude Code's (~/.claude/session-env/<session>/), not under ~/.factory/temp/env/
+    notReproduced: ['FACTORY_DISABLE_SETTINGS_PERSISTENCE', 'CLAUDE_ENV_FILE'],
+  },
 }
 
 export const KIT_NAMES = Object.keys(KITS)

@@ -77,6 +77,8 @@ pub(crate) struct EnvCtx<'a> {
     pub hermes_home: Option<&'a Path>,
     /// The file the hook was declared in.
     pub file: &'a Path,
+    /// The hook's stdin (Droid exports its scalar fields as variables).
+    pub input: &'a Map<String, Value>,
 }
 
 /// How discovery orders a harness's rows.
@@ -246,6 +248,18 @@ pub(crate) trait Harness: Sync {
     /// Whether it names tools its own way (`run_shell_command`), so a dispatch's tool name is
     /// also tried under its spelling.
     fn names_tools(&self) -> bool {
+        false
+    }
+
+    /// Whether a matcher entry that is exactly Claude's name of a tool (`Bash`) matches it too
+    /// (Qwen Code's tool aliases).
+    fn claude_aliases(&self) -> bool {
+        false
+    }
+
+    /// Whether its matchers see a tool only under its own spelling, never under the name a host
+    /// dispatched (Copilot, whose PascalCase mode names tools as Claude does, sees both).
+    fn own_tool_names_only(&self) -> bool {
         false
     }
 

@@ -64,8 +64,14 @@ impl HookTable {
     fn matches(&self, h: &Hook, subject: Option<&str>) -> bool {
         let harness = crate::harness::of(h.dialect);
         if harness.names_tools() {
-            return h.matcher.matches(subject)
-                || subject.and_then(|s| tools::spelling(h.dialect, s)).is_some_and(|t| h.matcher.matches(Some(t)));
+            // Qwen Code and Droid match a tool under their own spelling only (a Droid `Bash` matcher
+            // never sees Droid's `Execute`; Qwen's `Bash` is an exact alias, not a regex subject).
+            let own = subject.map(|s| tools::spelling(h.dialect, s).unwrap_or(s));
+            if harness.own_tool_names_only() {
+                return h.matcher.matches(own)
+                    || (harness.claude_aliases() && own.is_some_and(|s| names_claude_tool(h, s)));
+            }
+            return h.matcher.matches(subject) || (own != subject && h.matcher.matches(own));
         }
         let try_name = |name: Option<&str>| {
             if self.case_insensitive_literals && harness.matcher_style() == MatcherStyle::LiteralOrRegex {
@@ -108,4 +114,11 @@ impl HookTable {
     pub fn has_event(&self, e: CanonicalEvent) -> bool {
         !self.disabled && self.by_event.get(e as usize).is_some_and(|v| !v.is_empty())
     }
+}
+
+/// Whether one of a matcher's `|` entries is exactly Claude's name of the tool (Qwen Code also
+/// matches a tool by its Claude alias, `Bash` for `run_shell_command`, but only as a whole entry).
+fn names_claude_tool(h: &Hook, subject: &str) -> bool {
+    let claude = tools::claude_name(subject);
+    h.matcher_text.as_deref().is_some_and(|m| m.split('|').any(|e| e.trim() == claude))
 }

@@ -185,6 +185,7 @@ impl DispatchCtx {
             home: &opts.load.home,
             hermes_home: opts.load.hermes_home.as_deref(),
             file: &hook.file,
+            input,
         };
         let mut env = h.env(&e);
         let own = env.len();

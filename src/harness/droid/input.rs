@@ -39,12 +39,30 @@ pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
     out
 }
 
-/// The project under three names, and what Droid's runner sets for every hook.
+/// What Droid 0.225.2 sets for a hook it did not get from a plugin (it says so in the value).
+const NO_PLUGIN_ROOT: &str = "/PLUGIN_ROOT_NOT_EXPANDED_ERROR";
+
+/// The project under three names, what Droid's runner sets for every hook, and every scalar
+/// field of the hook's stdin under its own name (`session_id`, `tool_name`, `stop_hook_active`).
 pub(crate) fn env(e: &EnvCtx) -> Vec<(String, String)> {
-    vec![
+    let mut v: Vec<(String, String)> = vec![
         ("CLAUDE_PROJECT_DIR".into(), e.project_dir.to_owned()),
         ("FACTORY_PROJECT_DIR".into(), e.project_dir.to_owned()),
         ("DROID_PROJECT_DIR".into(), e.project_dir.to_owned()),
+        ("CLAUDE_PLUGIN_ROOT".into(), NO_PLUGIN_ROOT.into()),
+        ("DROID_PLUGIN_ROOT".into(), NO_PLUGIN_ROOT.into()),
         ("FORCE_COLOR".into(), "0".into()),
-    ]
+    ];
+    for (k, val) in e.input {
+        let text = match val {
+            Value::String(t) => t.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            _ => continue,
+        };
+        if !k.is_empty() && !k.contains(['=', '\0']) {
+            v.push((k.clone(), text));
+        }
+    }
+    v
 }

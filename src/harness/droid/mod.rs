@@ -135,6 +135,10 @@ impl Harness for Droid {
         true
     }
 
+    fn own_tool_names_only(&self) -> bool {
+        true
+    }
+
     fn trust(
         &self,
         _ctx: &crate::harness::trust::TrustCtx,

@@ -3,7 +3,7 @@
 //! `prompt_id` (every event after SessionStart), then the event's fields in the host's order,
 //! the tool named Qwen's way (`run_shell_command`). No trailing newline.
 
-use crate::harness::stdin::Stdin;
+use crate::harness::stdin::{tool_output_text, Stdin};
 use crate::harness::PayloadCtx;
 use crate::vocab::{CanonicalEvent, Dialect};
 use serde_json::{Map, Value};
@@ -38,7 +38,18 @@ pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
         }
     }
     m.rest(NOT_SENT);
+    m.map_field("tool_response", qwen_response);
     let mut out = m.finish();
     crate::harness::tools::rename_in(&mut out, Dialect::Qwen, "tool_name");
     out
+}
+
+/// A tool's output as Qwen Code reports it: `{llmContent, returnDisplay}` (a Claude-shaped
+/// output becomes its text in both).
+fn qwen_response(v: &Value) -> Value {
+    if v.get("llmContent").is_some() {
+        return v.clone();
+    }
+    let text = tool_output_text(v);
+    serde_json::json!({ "llmContent": text, "returnDisplay": text })
 }

@@ -11,7 +11,7 @@ use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::claude::groups::GroupRules;
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
-use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope, Shell, ToolResult};
+use crate::vocab::{Answer, Dialect, EventSpec, HandlerKind, MatcherStyle, RunOutcome, Scope, Shell, ToolResult};
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -64,8 +64,10 @@ impl Harness for Qwen {
         &EVENTS
     }
 
+    /// An unanchored regular expression (`run` matches `run_shell_command`); `""`, `*` and `.*`
+    /// match every tool.
     fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::LiteralOrRegex
+        MatcherStyle::Regex
     }
 
     /// System, user, project — the order Qwen Code merges its settings in.
@@ -112,7 +114,20 @@ impl Harness for Qwen {
         if !e.session_id.is_empty() {
             v.push(("QWEN_CODE_SESSION_ID".into(), e.session_id.to_owned()));
         }
+        // The session's storage folder: `~/.qwen/projects/<project path with every other
+        // character than a letter or digit as '-'>` (`sanitizeCwd`).
+        let slug: String = e.project_dir.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+        v.push(("QWEN_CODE_PROJECT_DIR".into(), e.home.join(".qwen/projects").join(slug).display().to_string()));
         v
+    }
+
+    /// Qwen Code 0.24.4's PreToolUse takes a deny, a reason and context, never a rewritten
+    /// input (`firePreToolUseHook`; only a PermissionRequest hook's `updatedInput` applies).
+    fn read_answer(&self, a: &Answer, event: E, out: &mut RunOutcome) {
+        crate::harness::claude::answer::read(a, event, out);
+        if event == E::ToolBefore {
+            out.update_input = None;
+        }
     }
 
     fn shell(&self) -> Shell {
@@ -120,6 +135,15 @@ impl Harness for Qwen {
     }
 
     fn names_tools(&self) -> bool {
+        true
+    }
+
+    fn own_tool_names_only(&self) -> bool {
+        true
+    }
+
+    /// `matchesHookPattern`: `Bash` names `run_shell_command` as a whole entry, not in a regex.
+    fn claude_aliases(&self) -> bool {
         true
     }
 

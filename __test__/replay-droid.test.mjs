@@ -1,0 +1,4 @@
+// Factory Droid's recordings replayed through hookrt (see replay-run.mjs).
+import { replayKit } from './replay-run.mjs'
+
+replayKit('droid')

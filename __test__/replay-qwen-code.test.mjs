@@ -1,0 +1,4 @@
+// Qwen Code's recordings replayed through hookrt (see replay-run.mjs).
+import { replayKit } from './replay-run.mjs'
+
+replayKit('qwen-code')
