@@ -32,9 +32,11 @@ const TEXT_RULES = [
   [/\b[0-9a-f]{32}\b/g, '{hex32}'],
   [/\bsha256:[0-9a-f]{64}\b/g, 'sha256:{hash}'],
   [/(cc-socks\/)\d+/g, '$1{pid}'],
+  [/\btoolu_\d{13}_[0-9a-z]{9}\b/g, 'toolu_{time}_{short-id}'], // Qwen Code's tool call ids
+  [/(@)[0-9a-f]{8}$/g, '$1{short-id}'], // Qwen Code's model identity, `<model>@<hash of the endpoint>`
 ]
 // values that are times or durations wherever they appear
-const NUMERIC_KEYS = /^(timestamp|duration_ms|durationMs|api_duration|started_at|ended_at|elapsed|elapsed_ms|tMs|ms|sleptMs|latency_ms|created|pid|ppid)$/
+const NUMERIC_KEYS = /^(timestamp|duration_ms|durationMs|api_duration|started_at|ended_at|elapsed|elapsed_ms|tMs|ms|sleptMs|latency_ms|created|pid|ppid|elapsed_time|session_duration_ms)$/
 // model requests (Gemini's llm_request, Hermes' request) are cut down to what a hook author reads
 const LONG_STRING = 1000
 const LONG_ARRAY = 12
@@ -65,7 +67,9 @@ export function normaliser({ paths, ids = new Map() }) {
   }
   const value = (v, key, depth = 0) => {
     if (depth > DEEP && v && typeof v === 'object') return Array.isArray(v) ? '[…]' : '{…}'
-    if (typeof v === 'string') return key && /PID$/.test(key) && /^\d+$/.test(v) ? '{pid}' : text(v)
+    if (typeof v === 'string' && key && /PID$/.test(key) && /^\d+$/.test(v)) return '{pid}'
+    // (Droid exports its stdin's numbers as variables too)
+    if (typeof v === 'string') return key && NUMERIC_KEYS.test(key) && /^\d+(\.\d+)?$/.test(v) ? '{n}' : text(v)
     if (typeof v === 'number') return key && NUMERIC_KEYS.test(key) ? '{n}' : v
     if (Array.isArray(v)) {
       // (an array cut before keeps its marker: normalising twice changes nothing)

@@ -148,3 +148,40 @@ impl Harness for Droid {
         crate::harness::trust::each(hooks, v)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::vocab::Dialect;
+    use std::path::Path;
+
+    fn parse(path: &str, text: &str) -> (usize, Vec<String>) {
+        let (hooks, diags) = crate::load::parse_text(Path::new(path), Some(Dialect::Droid), text);
+        (hooks.len(), diags.iter().map(|d| d.message.clone()).collect())
+    }
+
+    #[test]
+    fn hooks_json_holds_the_events_at_its_root_and_a_wrapped_one_is_reported() {
+        let flat = r#"{"PreToolUse":[{"matcher":"Execute","hooks":[{"type":"command","command":"true"}]}]}"#;
+        assert_eq!(parse("/p/.factory/hooks.json", flat), (1, vec![]));
+        let wrapped = format!(r#"{{"hooks":{flat}}}"#);
+        let (n, diags) = parse("/p/.factory/hooks.json", &wrapped);
+        assert_eq!(n, 0);
+        assert!(diags[0].contains("never run"), "{diags:?}");
+        // the same wrapper is a settings file's own shape
+        assert_eq!(parse("/p/.factory/settings.json", &wrapped).0, 1);
+    }
+
+    #[test]
+    fn a_scope_reads_the_first_of_hooks_json_legacy_and_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join(".factory");
+        std::fs::create_dir_all(f.join("hooks")).unwrap();
+        std::fs::write(f.join("settings.json"), "{}").unwrap();
+        let only = |v: Vec<crate::config::Candidate>| v.into_iter().map(|c| c.path).collect::<Vec<_>>();
+        assert_eq!(only(super::scope_files(&f, crate::vocab::Scope::Project)), vec![f.join("settings.json")]);
+        std::fs::write(f.join("hooks/hooks.json"), "{}").unwrap();
+        assert_eq!(only(super::scope_files(&f, crate::vocab::Scope::Project)), vec![f.join("hooks/hooks.json")]);
+        std::fs::write(f.join("hooks.json"), "{}").unwrap();
+        assert_eq!(only(super::scope_files(&f, crate::vocab::Scope::Project)), vec![f.join("hooks.json")]);
+    }
+}

@@ -156,3 +156,24 @@ impl Harness for Qwen {
         crate::harness::trust::each(hooks, v)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::vocab::Dialect;
+    use std::path::Path;
+
+    #[test]
+    fn a_timeout_is_seconds_below_1000_and_milliseconds_from_there() {
+        let file = |t: u32| {
+            format!(
+                r#"{{"hooks":{{"PreToolUse":[{{"hooks":[{{"type":"command","command":"true","timeout":{t}}}]}}]}}}}"#
+            )
+        };
+        let timeout = |t| {
+            crate::load::parse_text(Path::new("/p/.qwen/settings.json"), Some(Dialect::Qwen), &file(t)).0[0].timeout
+        };
+        assert_eq!(timeout(10), Some(10.0));
+        assert_eq!(timeout(999), Some(999.0));
+        assert_eq!(timeout(1500), Some(1.5));
+    }
+}
