@@ -65,3 +65,36 @@ test('convert: Claude seconds become Gemini milliseconds; warnings on stderr', (
   assert.deepEqual(v.hooks.BeforeTool, [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: 'guard.sh', timeout: 5000 }] }])
   assert.match(r.stderr, /^warning: .*gemini has no worktree:create event; not converted$/m)
 })
+
+test('convert: Claude to Droid (events at the root, Execute) to Qwen (run_shell_command), from a relative path', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.write('proj/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh', timeout: 1200 }] }] } })
+  const run = (args, input) => spawnSync(bin, ['convert', ...args], { cwd: p.path('proj'), input, encoding: 'utf8' })
+  const droid = run(['--from', 'claude', '--to', 'droid', '.claude/settings.json'])
+  assert.equal(droid.status, 0, droid.stderr)
+  assert.deepEqual(JSON.parse(droid.stdout), { PreToolUse: [{ matcher: 'Execute', hooks: [{ type: 'command', command: 'guard.sh', timeout: 1200 }] }] })
+  // Qwen Code reads a timeout of 1000 or more as milliseconds: 1200 s is written as 1200000
+  const qwen = run(['--from', 'droid', '--to', 'qwen', '-'], droid.stdout)
+  assert.equal(qwen.status, 0, qwen.stderr)
+  assert.deepEqual(JSON.parse(qwen.stdout).hooks.PreToolUse, [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: 'guard.sh', timeout: 1200000 }] }])
+})
+
+test('a Cline hook file: found by its name, run by its shebang, its cancel stops the run', async (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.write('proj/.clinerules/hooks/PreToolUse.py', [
+    '#!/usr/bin/env python3', 'import json, sys', 'd = json.load(sys.stdin)',
+    'print(json.dumps({"cancel": d["preToolUse"]["toolName"] == "run_commands", "errorMessage": "no shell for " + d["hookName"]}))',
+  ].join('\n'))
+  p.write('proj/.clinerules/hooks/notes.txt', 'not a hook')
+  const rt = createRuntime({ cwd: p.path('proj'), homeDir: p.path('home'), requireHookApproval: false })
+  t.after(() => rt.close())
+  const shell = await rt.dispatch('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } })
+  assert.equal(shell.outcome.decision, 'deny')
+  assert.equal(shell.outcome.reason, 'no shell for tool_call')
+  assert.equal(shell.outcome.stop, true)
+  const read = await rt.dispatch('PreToolUse', { tool_name: 'Read', tool_input: { file_path: 'a' } })
+  assert.equal(read.outcome.decision, 'none')
+  assert.equal(read.runs.length, 1)
+})

@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { payloadOf, shape } from './replay-lib.mjs'
 
 // The shell tool under each harness's name.
-const SHELL = { run_shell_command: 'Bash', bash: 'Bash', terminal: 'Bash', Bash: 'Bash', Execute: 'Bash' }
+const SHELL = { run_shell_command: 'Bash', bash: 'Bash', terminal: 'Bash', Bash: 'Bash', Execute: 'Bash', run_commands: 'Bash' }
 const claudeTool = n => (n == null ? n : SHELL[n] ?? n)
 
 // A tool's output as Claude Code reports it.
@@ -123,6 +123,22 @@ function claudeLike(event, s) {
   return p
 }
 
+/** What a Claude-speaking host has at the moment Cline ran one of its hook files. */
+function cline(event, s) {
+  const p = { session_id: s.taskId, cwd: s.workspaceRoots?.[0], agent_id: s.agent_id }
+  const call = s.tool_call ?? s.tool_result
+  const tool = call && { tool_name: claudeTool(call.name), tool_input: call.input, tool_use_id: call.id }
+  switch (event) {
+    case 'TaskStart': return { ...p, hook_event_name: 'SessionStart', source: 'startup' }
+    case 'UserPromptSubmit': return { ...p, hook_event_name: 'UserPromptSubmit', prompt: s.userPromptSubmit?.prompt }
+    case 'PreToolUse': return { ...p, hook_event_name: 'PreToolUse', ...tool, iteration: s.iteration }
+    case 'PostToolUse': return { ...p, hook_event_name: 'PostToolUse', ...tool, tool_response: s.tool_result?.output, iteration: s.iteration }
+    case 'TaskComplete': return { ...p, hook_event_name: 'Stop', last_assistant_message: s.turn?.outputText, iteration: s.iteration }
+    case 'SessionShutdown': return { ...p, hook_event_name: 'SessionEnd', reason: s.reason }
+    default: return { ...p, hook_event_name: event }
+  }
+}
+
 /** The canonical dispatch for a recorded call: event name and Claude-shaped payload. */
 export function canonicalOf(kit, call, place) {
   const s = payloadOf(call.stdin, place)
@@ -134,6 +150,7 @@ export function canonicalOf(kit, call, place) {
     case 'copilot-cli': payload = copilot(call.event, s); break
     case 'hermes': payload = hermes(call.event, s); break
     case 'qwen-code': case 'droid': payload = claudeLike(call.event, s); break
+    case 'cline': payload = cline(call.event, s); break
     default: throw new Error(`no canonical form for ${kit}`)
   }
   for (const k of Object.keys(payload)) if (payload[k] === undefined) delete payload[k]

@@ -108,8 +108,12 @@ export function replayer(kit, scenario, place, options = {}) {
   return {
     rt,
     norm,
-    async dispatch(event, payload) {
+    async dispatch(event, payload, expected = 0) {
       const result = await rt.dispatch(event, payload)
+      // hooks a harness runs detached (Cline's TaskStart) may log after the dispatch returned
+      for (let waited = 0; readCalls(log).length - seen < expected && waited < 5000; waited += 20) {
+        await new Promise(r => setTimeout(r, 20))
+      }
       const all = readCalls(log)
       const fresh = all.slice(seen)
       seen = all.length

@@ -57,7 +57,8 @@ function actedOn(occ, result, facts, stopsSoFar, norm) {
   if (result.canonical === 'tool:before' && answered(occ, 'exit2', 'exit1', 'json-deny', 'json-deny-hermes', 'legacy-block', 'continue-false')) {
     const harnessBlocked = !facts.toolRan
     if ((o.decision === 'deny') !== harnessBlocked) out.push(`${what}: the harness ${harnessBlocked ? 'blocked' : 'ran'} the tool, hookrt decided ${o.decision}`)
-    if (harnessBlocked && o.reason && !facts.modelSaw.some(s => s.includes(o.reason))) {
+    // (a run the hook stopped altogether tells the model nothing more: Cline's cancel)
+    if (harnessBlocked && o.reason && !o.stop && !facts.modelSaw.some(s => s.includes(o.reason))) {
       out.push(`${what}: hookrt's reason ${short(o.reason)} is not what the model was told (${short(facts.modelSaw)})`)
     }
     // Claude names the hook's command in what it tells the model: `hook error: [<command>]: …`
@@ -92,7 +93,7 @@ function actedOn(occ, result, facts, stopsSoFar, norm) {
   }
   if (answered(occ, 'update-input')) {
     const rewritten = facts.commands.includes('echo changed')
-    const got = o.updateInputs.some(u => u.command === 'echo changed' || u.cmd === 'echo changed')
+    const got = o.updateInputs.some(u => u.command === 'echo changed' || u.cmd === 'echo changed' || u.commands?.[0] === 'echo changed')
     if (got !== rewritten) out.push(`${what}: the harness ${rewritten ? 'ran the rewritten command' : 'kept the command'}, hookrt updateInputs ${short(o.updateInputs)}`)
   }
   if (result.canonical === 'turn:stop' && answered(occ, 'stop-block', 'stop-block-alias', 'exit2-once')) {
@@ -124,7 +125,7 @@ async function replay(t, kit, sc, shapeOf) {
   let stops = 0
   for (const occ of occurrences(calls)) {
     const { event, payload, exact } = shapeOf(kit, occ[0], place)
-    const { result, calls: got } = await r.dispatch(event, payload)
+    const { result, calls: got } = await r.dispatch(event, payload, occ.length)
     const inOrder = sequential(kit, scenario)
     const tags = calls => (inOrder ? calls.map(c => String(c.tag)) : calls.map(c => String(c.tag)).sort())
     const at = `${occ[0].file} (${event})`

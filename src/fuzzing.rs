@@ -27,7 +27,7 @@ pub const CONFIG_FILES: &[(&str, Option<Dialect>)] = &[
 ];
 
 /// Every dialect, for targets that pick one by a byte.
-pub const DIALECTS: [Dialect; 12] = Dialect::ALL;
+pub const DIALECTS: [Dialect; 13] = Dialect::ALL;
 
 /// A config file of any dialect: hooks and diagnostics, never a panic; every diagnostic names
 /// its file.

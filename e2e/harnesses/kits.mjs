@@ -7,6 +7,9 @@
 
 /** @typedef {{ env?: Record<string,string>, name?: string }} Variant */
 
+// Cline's hook files, one per event
+const CLINE_EVENTS = ['TaskStart', 'TaskResume', 'TaskCancel', 'TaskComplete', 'TaskError', 'PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'SessionShutdown']
+
 export const KITS = {
   'claude-code': {
     harness: 'claude',
@@ -155,6 +158,29 @@ export const KITS = {
     // droid exec's own mode switch; and its SessionStart env file, which hookrt creates where it
     // creates Claude Code's (~/.claude/session-env/<session>/), not under ~/.factory/temp/env/
     notReproduced: ['FACTORY_DISABLE_SETTINGS_PERSISTENCE', 'CLAUDE_ENV_FILE'],
+  },
+  cline: {
+    harness: 'cline',
+    version: '3.0.65',
+    installVar: 'CLINE_E2E_DIR',
+    runsVar: 'RUNS',
+    netns: { UNSHARE: '1' },
+    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S9', 'S10', 'S11'],
+    variant: () => ({}),
+    log: 'recorder.jsonl',
+    mock: 'mock.jsonl',
+    // every hook file a scenario may write: one per event, named after it (S11: with .mjs)
+    files: [...CLINE_EVENTS.flatMap(e => [`proj/.clinerules/hooks/${e}`, `proj/.clinerules/hooks/${e}.mjs`]),
+      'proj/.cline/hooks/PreToolUse', 'ctl.json'],
+    launchEnv: { HOME: '{home}' },
+    postTool: ['PostToolUse'],
+    // Cline reports its own terminal tool to the hooks too
+    ignoreTools: ['submit_and_exit'],
+    // its blocking hooks run one file after another
+    sequential: true,
+    stop: ['TaskComplete'],
+    // the Cline binary's own build and connector settings, which it passes to every child
+    notReproduced: ['CLINE_BUILD_ENV', 'CLINE_CONNECTOR_CLI_LAUNCH'],
   },
 }
 

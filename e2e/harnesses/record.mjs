@@ -74,9 +74,9 @@ const answerSequence = calls => {
 }
 
 const commandOf = stdin => {
-  const input = stdin?.tool_input ?? stdin?.toolArgs ?? stdin?.toolInput
+  const input = stdin?.tool_input ?? stdin?.toolArgs ?? stdin?.toolInput ?? stdin?.tool_result?.input
   const args = typeof input === 'string' ? (() => { try { return JSON.parse(input) } catch { return {} } })() : input
-  return args?.command ?? args?.cmd ?? null
+  return args?.command ?? args?.cmd ?? args?.commands?.[0] ?? null
 }
 
 function snippets(value, out = new Set()) {
@@ -91,7 +91,9 @@ function snippets(value, out = new Set()) {
 /** What the harness did, derived from its hook calls and from what its model was sent. */
 function factsOf(k, calls, others, mock, norm) {
   // Hermes reports a blocked tool call to post_tool_call too, with status "blocked"
-  const post = calls.filter(c => k.postTool.includes(c.event) && c.stdin?.extra?.status !== 'blocked')
+  // (Cline also reports its own `submit_and_exit`, which is no tool the model asked to run)
+  const post = calls.filter(c => k.postTool.includes(c.event) && c.stdin?.extra?.status !== 'blocked'
+    && !(k.ignoreTools ?? []).includes(c.stdin?.postToolUse?.toolName))
   const slept = calls.some(c => /^sleep/.test(String(c.effective ?? c.mode)))
   const woke = others.some(o => /sleep|after-sleep/.test(String(o.note ?? o.phase ?? '')))
   const saw = new Set()

@@ -6,9 +6,9 @@ use crate::cli::Io;
 /// reads it like any other file.
 pub(crate) fn convert(from: &str, to: &str, file: &str, io: Io<'_>) -> i32 {
     use crate::convert::{convert_file, Format};
-    let names = "claude, codex, codex-toml, opencode, gemini, cursor, copilot, windsurf, native";
+    let names = "claude, codex, codex-toml, opencode, gemini, cursor, copilot, windsurf, qwen, droid, native";
     let (Some(f), Some(t)) = (Format::parse(from), Format::parse(to)) else {
-        let _ = writeln!(io.err, "hookrt: --from and --to take one of: {names} (and hermes, agents to read)");
+        let _ = writeln!(io.err, "hookrt: --from and --to take one of: {names} (and hermes, agents, cline to read)");
         return 1;
     };
     let mut _tmp = None;
@@ -33,7 +33,8 @@ pub(crate) fn convert(from: &str, to: &str, file: &str, io: Io<'_>) -> i32 {
         _tmp = Some(dir);
         p
     } else {
-        std::path::PathBuf::from(file)
+        // (the loader reads it from its own folder: a relative path would be taken from there)
+        std::path::absolute(file).unwrap_or_else(|_| std::path::PathBuf::from(file))
     };
     let c = convert_file(&path, f, t);
     for w in &c.warnings {

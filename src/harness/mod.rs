@@ -5,6 +5,7 @@
 
 pub(crate) mod agents;
 pub(crate) mod claude;
+pub(crate) mod cline;
 pub(crate) mod codex;
 pub(crate) mod copilot;
 pub(crate) mod cursor;
@@ -133,6 +134,12 @@ pub(crate) trait Harness: Sync {
 
     /// How diagnostics name one of its files.
     fn file_kind(&self, path: &Path) -> &'static str;
+
+    /// Whether each of its files is itself a hook (an executable named after its event, Cline)
+    /// rather than a configuration to parse; [`Harness::parse`] then gets an empty root.
+    fn scripts(&self) -> bool {
+        false
+    }
 
     /// Whether the file is dedicated to hooks (a missing root member is then an error) rather
     /// than a general settings file that merely has no hooks.

@@ -6,112 +6,63 @@
 
 use crate::vocab::{Dialect, ToolClass};
 
-/// One tool: Claude's name (hookrt's reference spelling), then the other harnesses'.
+/// One tool: Claude's name (hookrt's reference spelling), then the other harnesses', in the
+/// order of [`Tool::names`]'s columns.
 struct Tool {
     claude: &'static str,
     class: Option<ToolClass>,
-    gemini: &'static [&'static str],
-    copilot: &'static [&'static str],
-    cursor: &'static [&'static str],
-    hermes: &'static [&'static str],
-    qwen: &'static [&'static str],
-    droid: &'static [&'static str],
+    /// Gemini, Copilot, Cursor, Hermes, Qwen Code, Droid, Cline.
+    others: [Names; 7],
 }
 
 type Names = &'static [&'static str];
 
-const fn t(
-    claude: &'static str,
-    class: Option<ToolClass>,
-    [gemini, copilot, cursor, hermes, qwen, droid]: [Names; 6],
-) -> Tool {
-    Tool { claude, class, gemini, copilot, cursor, hermes, qwen, droid }
+const fn t(claude: &'static str, class: Option<ToolClass>, others: [Names; 7]) -> Tool {
+    Tool { claude, class, others }
 }
 
 use ToolClass::*;
 
-/// The first spelling in each list is the one written by `convert` and sent on stdin.
+/// The first spelling in each list is the one written by `convert` and sent on stdin. Columns:
+/// Gemini, Copilot, Cursor, Hermes, Qwen Code, Droid, Cline.
+#[rustfmt::skip]
 const TOOLS: &[Tool] = &[
-    t(
-        "Bash",
-        Some(Shell),
-        [
-            &["run_shell_command"],
-            &["bash", "powershell"],
-            &["Shell"],
-            &["terminal"],
-            &["run_shell_command"],
-            &["Execute"],
-        ],
-    ),
-    t(
-        "Read",
-        Some(Read),
-        [&["read_file", "read_many_files"], &["view"], &["Read"], &["read_file"], &["read_file"], &["Read"]],
-    ),
-    t("Write", Some(Write), [&["write_file"], &["create"], &["Write"], &["write_file"], &["write_file"], &["Create"]]),
-    t(
-        "Edit",
-        Some(Write),
-        [&["replace"], &["edit", "str_replace_editor", "apply_patch"], &["Edit"], &["patch"], &["edit"], &["Edit"]],
-    ),
-    t("MultiEdit", Some(Write), [&[], &[], &["MultiEdit"], &[], &[], &[]]),
-    t("NotebookEdit", Some(Write), [&[], &[], &["NotebookEdit"], &[], &["notebook_edit"], &[]]),
-    t(
-        "Grep",
-        None,
-        [
-            &["search_file_content", "grep_search"],
-            &["grep", "rg"],
-            &["Grep"],
-            &["search_files"],
-            &["grep_search"],
-            &["Grep"],
-        ],
-    ),
-    t("Glob", None, [&["glob"], &["glob"], &["Glob"], &[], &["glob"], &["Glob"]]),
-    t("LS", None, [&["list_directory"], &[], &["LS"], &[], &["list_directory"], &["LS"]]),
-    t(
-        "WebFetch",
-        None,
-        [&["web_fetch"], &["web_fetch"], &["WebFetch"], &["web_extract"], &["web_fetch"], &["FetchUrl"]],
-    ),
-    t(
-        "WebSearch",
-        None,
-        [&["google_web_search"], &["web_search"], &["WebSearch"], &["web_search"], &["web_search"], &["WebSearch"]],
-    ),
-    t(
-        "TodoWrite",
-        None,
-        [&["write_todos"], &["update_todo"], &["TodoWrite"], &["todo"], &["todo_write"], &["TodoWrite"]],
-    ),
-    t("Task", None, [&[], &["task"], &["Task"], &["delegate_task"], &["agent"], &["Task"]]),
-    t("AskUserQuestion", None, [&[], &["ask_user"], &[], &["clarify"], &["ask_user_question"], &[]]),
+    t("Bash", Some(Shell), [&["run_shell_command"], &["bash", "powershell"], &["Shell"], &["terminal"], &["run_shell_command"], &["Execute"], &["run_commands"]]),
+    t("Read", Some(Read), [&["read_file", "read_many_files"], &["view"], &["Read"], &["read_file"], &["read_file"], &["Read"], &["read_files"]]),
+    t("Write", Some(Write), [&["write_file"], &["create"], &["Write"], &["write_file"], &["write_file"], &["Create"], &["editor"]]),
+    t("Edit", Some(Write), [&["replace"], &["edit", "str_replace_editor", "apply_patch"], &["Edit"], &["patch"], &["edit"], &["Edit"], &[]]),
+    t("MultiEdit", Some(Write), [&[], &[], &["MultiEdit"], &[], &[], &[], &[]]),
+    t("NotebookEdit", Some(Write), [&[], &[], &["NotebookEdit"], &[], &["notebook_edit"], &[], &[]]),
+    t("Grep", None, [&["search_file_content", "grep_search"], &["grep", "rg"], &["Grep"], &["search_files"], &["grep_search"], &["Grep"], &[]]),
+    t("Glob", None, [&["glob"], &["glob"], &["Glob"], &[], &["glob"], &["Glob"], &[]]),
+    t("LS", None, [&["list_directory"], &[], &["LS"], &[], &["list_directory"], &["LS"], &[]]),
+    t("WebFetch", None, [&["web_fetch"], &["web_fetch"], &["WebFetch"], &["web_extract"], &["web_fetch"], &["FetchUrl"], &[]]),
+    t("WebSearch", None, [&["google_web_search"], &["web_search"], &["WebSearch"], &["web_search"], &["web_search"], &["WebSearch"], &[]]),
+    t("TodoWrite", None, [&["write_todos"], &["update_todo"], &["TodoWrite"], &["todo"], &["todo_write"], &["TodoWrite"], &[]]),
+    t("Task", None, [&[], &["task"], &["Task"], &["delegate_task"], &["agent"], &["Task"], &[]]),
+    t("AskUserQuestion", None, [&[], &["ask_user"], &[], &["clarify"], &["ask_user_question"], &[], &[]]),
 ];
 
+/// The column of a harness that names tools its own way.
+fn column(dialect: Dialect) -> Option<usize> {
+    Some(match dialect {
+        Dialect::Gemini => 0,
+        Dialect::Copilot => 1,
+        Dialect::Cursor => 2,
+        Dialect::Hermes => 3,
+        Dialect::Qwen => 4,
+        Dialect::Droid => 5,
+        Dialect::Cline => 6,
+        _ => return None,
+    })
+}
+
 fn names(tool: &Tool, dialect: Dialect) -> &'static [&'static str] {
-    match dialect {
-        Dialect::Gemini => tool.gemini,
-        Dialect::Copilot => tool.copilot,
-        Dialect::Cursor => tool.cursor,
-        Dialect::Hermes => tool.hermes,
-        Dialect::Qwen => tool.qwen,
-        Dialect::Droid => tool.droid,
-        _ => &[],
-    }
+    column(dialect).map_or(&[], |c| tool.others[c])
 }
 
 fn find(name: &str) -> Option<&'static Tool> {
-    TOOLS.iter().find(|t| {
-        t.claude == name
-            || t.gemini.contains(&name)
-            || t.copilot.contains(&name)
-            || t.cursor.contains(&name)
-            || t.hermes.contains(&name)
-            || t.qwen.contains(&name)
-            || t.droid.contains(&name)
-    })
+    TOOLS.iter().find(|t| t.claude == name || t.others.iter().any(|n| n.contains(&name)))
 }
 
 /// Claude's name of a tool spelled by any harness (`run_shell_command` → `Bash`); unknown
@@ -122,10 +73,7 @@ pub(crate) fn claude_name(name: &str) -> &str {
 
 /// How `dialect` spells a tool, when it differs from the name given.
 pub(crate) fn spelling(dialect: Dialect, name: &str) -> Option<&'static str> {
-    if !matches!(
-        dialect,
-        Dialect::Gemini | Dialect::Copilot | Dialect::Cursor | Dialect::Hermes | Dialect::Qwen | Dialect::Droid
-    ) {
+    if column(dialect).is_none() {
         return find(name).map(|t| t.claude).filter(|c| *c != name);
     }
     let tool = find(name)?;

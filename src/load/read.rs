@@ -108,6 +108,11 @@ impl<'a> Reader<'a> {
     fn parse(&mut self, cand: &Candidate, text: &str) -> (Dialect, usize, bool) {
         let path = &cand.path;
         let provisional = cand.dialect.unwrap_or_else(|| harness::recognise(path, None));
+        if harness::of(provisional).scripts() {
+            // The file is the hook itself: nothing to parse.
+            let (groups, auto_accept) = self.run_parser(cand, provisional, &Map::new());
+            return (provisional, groups, auto_accept);
+        }
         let root = match parse_root(text, path, harness::of(provisional).comments()) {
             Ok(v) => v,
             Err(e) => {

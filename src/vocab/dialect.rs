@@ -31,11 +31,14 @@ pub enum Dialect {
     Qwen,
     /// Factory Droid `.factory/hooks.json` (events at the root), else `hooks` in `settings.json`.
     Droid,
+    /// Cline: one executable per event, named after it, in `.clinerules/hooks/`, `.cline/hooks/`,
+    /// `~/.cline/hooks/` and `~/Documents/Cline/Hooks/`.
+    Cline,
 }
 
 impl Dialect {
     /// Every dialect, in registry order.
-    pub const ALL: [Dialect; 12] = [
+    pub const ALL: [Dialect; 13] = [
         Dialect::Claude,
         Dialect::Codex,
         Dialect::Opencode,
@@ -48,6 +51,7 @@ impl Dialect {
         Dialect::Windsurf,
         Dialect::Qwen,
         Dialect::Droid,
+        Dialect::Cline,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -64,6 +68,7 @@ impl Dialect {
             Dialect::Windsurf => "windsurf",
             Dialect::Qwen => "qwen",
             Dialect::Droid => "droid",
+            Dialect::Cline => "cline",
         }
     }
 

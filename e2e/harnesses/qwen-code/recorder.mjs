@@ -22,7 +22,8 @@ try { if (process.env.RECORDER_CTL) ctl = JSON.parse(fs.readFileSync(process.env
 const mode = ctl[`${event}:${tag}`] ?? ctl[event] ?? ctl['*'] ?? process.env.RECORDER_MODE ?? 'allow'
 // the harnesses' own variables: project folders, session ids, and (Droid) the stdin fields it exports
 const PREFIXES = ['CLAUDE_', 'GEMINI_', 'QWEN_', 'FACTORY_', 'DROID_', 'FORCE_COLOR', 'TRACEPARENT', 'TRACESTATE']
-const own = k => PREFIXES.some(p => k.startsWith(p)) || /^[a-z][a-z_]*$/.test(k)
+// (Droid exports each scalar stdin field under its own name: those names count too)
+const own = k => PREFIXES.some(p => k.startsWith(p)) || (stdin !== null && typeof stdin === 'object' && Object.hasOwn(stdin, k))
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => own(k)).sort())
 const hso = extra => ({ hookSpecificOutput: { hookEventName: event, ...extra } })
 

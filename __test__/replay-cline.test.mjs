@@ -1,0 +1,4 @@
+// Cline CLI's recordings replayed through hookrt (see replay-run.mjs).
+import { replayKit } from './replay-run.mjs'
+
+replayKit('cline')
