@@ -98,3 +98,29 @@ test('a Cline hook file: found by its name, run by its shebang, its cancel stops
   assert.equal(read.outcome.decision, 'none')
   assert.equal(read.runs.length, 1)
 })
+
+test('Kimi Code: [[hooks]] in ~/.kimi-code/config.toml; exit 2 and permissionDecision deny block, other exits fail open', async (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.write('home/.kimi-code/config.toml', [
+    '[model]', 'name = "k2"', '',
+    '[[hooks]]', 'event = "PreToolUse"', 'matcher = "Bash"', `command = "cat > ${p.path('stdin.json')}; echo no rm >&2; exit 2"`, '',
+    '[[hooks]]', 'event = "PreToolUse"', 'matcher = "Write"',
+    `command = "echo '{\\"hookSpecificOutput\\":{\\"permissionDecision\\":\\"deny\\",\\"permissionDecisionReason\\":\\"not there\\"}}'"`, '',
+    '[[hooks]]', 'event = "PreToolUse"', 'matcher = "Read"', 'command = "exit 1"', 'timeout = 5', '',
+  ].join('\n'))
+  const rt = createRuntime({ cwd: p.path('proj'), homeDir: p.path('home'), requireHookApproval: false })
+  t.after(() => rt.close())
+  const bash = await rt.dispatch('PreToolUse', { session_id: 's1', tool_name: 'Bash', tool_input: { command: 'rm -rf x' }, tool_use_id: 'c1' })
+  assert.equal(bash.outcome.decision, 'deny')
+  assert.equal(bash.outcome.reason, 'no rm')
+  const stdin = JSON.parse(readFileSync(p.path('stdin.json'), 'utf8'))
+  assert.deepEqual(Object.keys(stdin), ['hook_event_name', 'session_id', 'cwd', 'tool_name', 'tool_input', 'tool_call_id'])
+  assert.equal(stdin.tool_call_id, 'c1')
+  const write = await rt.dispatch('PreToolUse', { tool_name: 'Write', tool_input: { file_path: 'a' } })
+  assert.equal(write.outcome.decision, 'deny')
+  assert.equal(write.outcome.reason, 'not there')
+  const read = await rt.dispatch('PreToolUse', { tool_name: 'Read', tool_input: { file_path: 'a' } })
+  assert.equal(read.outcome.decision, 'none')
+  assert.equal(read.runs[0].outcome.exitCode, 1)
+})

@@ -8,7 +8,8 @@ pub(crate) fn convert(from: &str, to: &str, file: &str, io: Io<'_>) -> i32 {
     use crate::convert::{convert_file, Format};
     let names = "claude, codex, codex-toml, opencode, gemini, cursor, copilot, windsurf, qwen, droid, native";
     let (Some(f), Some(t)) = (Format::parse(from), Format::parse(to)) else {
-        let _ = writeln!(io.err, "hookrt: --from and --to take one of: {names} (and hermes, agents, cline to read)");
+        let _ =
+            writeln!(io.err, "hookrt: --from and --to take one of: {names} (and hermes, agents, cline, kimi to read)");
         return 1;
     };
     let mut _tmp = None;

@@ -104,7 +104,9 @@ fn event_name(
         Dialect::Claude | Dialect::Codex => claude_name(h, to, warns).ok_or_else(missing)?,
         Dialect::Opencode => name_for(to, c, ToolResult::Either).ok_or_else(missing)?.to_owned(),
         Dialect::Native => c.as_str().to_owned(),
-        Dialect::Hermes | Dialect::Agents | Dialect::Cline => return Err(NotConverted::Target(to.as_str())),
+        Dialect::Hermes | Dialect::Agents | Dialect::Cline | Dialect::Kimi => {
+            return Err(NotConverted::Target(to.as_str()))
+        }
         d => name_for(d, c, r)
             .or_else(|| name_for(d, c, ToolResult::Either))
             .or_else(|| name_for(d, c, ToolResult::Success))

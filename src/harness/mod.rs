@@ -12,6 +12,7 @@ pub(crate) mod cursor;
 pub(crate) mod droid;
 pub(crate) mod gemini;
 pub(crate) mod hermes;
+pub(crate) mod kimi;
 pub(crate) mod native;
 pub(crate) mod opencode;
 pub(crate) mod qwen;

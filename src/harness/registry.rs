@@ -7,7 +7,7 @@ use crate::vocab::{CanonicalEvent, Dialect, DispatchEvent, Scope, ToolResult};
 use std::path::Path;
 
 /// Every harness, in registry order (the order of [`Dialect::ALL`]).
-pub(crate) static HARNESSES: [&dyn Harness; 13] = [
+pub(crate) static HARNESSES: [&dyn Harness; 14] = [
     &crate::harness::claude::Claude,
     &crate::harness::codex::Codex,
     &crate::harness::opencode::Opencode,
@@ -21,6 +21,7 @@ pub(crate) static HARNESSES: [&dyn Harness; 13] = [
     &crate::harness::qwen::Qwen,
     &crate::harness::droid::Droid,
     &crate::harness::cline::Cline,
+    &crate::harness::kimi::Kimi,
 ];
 
 /// The harness of a dialect.
@@ -75,8 +76,8 @@ fn scope_rank(s: Scope) -> u8 {
 pub(crate) fn discovery(roots: Roots) -> Vec<Candidate> {
     use Dialect::*;
     // Within a phase the family reads `.agents` before the native project file.
-    const ORDER: [Dialect; 13] =
-        [Claude, Codex, Opencode, Hermes, Agents, Native, Gemini, Cursor, Copilot, Windsurf, Qwen, Droid, Cline];
+    const ORDER: [Dialect; 14] =
+        [Claude, Codex, Opencode, Hermes, Agents, Native, Gemini, Cursor, Copilot, Windsurf, Qwen, Droid, Cline, Kimi];
     let mut family: Vec<(u8, Candidate)> = Vec::new();
     let mut own = Vec::new();
     for h in ORDER.map(of) {
@@ -98,7 +99,9 @@ pub(crate) fn recognise(path: &Path, root: Option<&serde_json::Value>) -> Dialec
         return Native;
     }
     // Where the file lives, most specific first.
-    for d in [Native, Opencode, Gemini, Cursor, Copilot, Windsurf, Qwen, Droid, Cline, Codex, Claude, Hermes, Agents] {
+    for d in
+        [Native, Opencode, Gemini, Cursor, Copilot, Windsurf, Qwen, Droid, Cline, Kimi, Codex, Claude, Hermes, Agents]
+    {
         if of(d).owns_path(path) {
             return d;
         }

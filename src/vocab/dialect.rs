@@ -34,11 +34,13 @@ pub enum Dialect {
     /// Cline: one executable per event, named after it, in `.clinerules/hooks/`, `.cline/hooks/`,
     /// `~/.cline/hooks/` and `~/Documents/Cline/Hooks/`.
     Cline,
+    /// Kimi Code CLI `[[hooks]]` tables in `~/.kimi-code/config.toml`.
+    Kimi,
 }
 
 impl Dialect {
     /// Every dialect, in registry order.
-    pub const ALL: [Dialect; 13] = [
+    pub const ALL: [Dialect; 14] = [
         Dialect::Claude,
         Dialect::Codex,
         Dialect::Opencode,
@@ -52,6 +54,7 @@ impl Dialect {
         Dialect::Qwen,
         Dialect::Droid,
         Dialect::Cline,
+        Dialect::Kimi,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -69,6 +72,7 @@ impl Dialect {
             Dialect::Qwen => "qwen",
             Dialect::Droid => "droid",
             Dialect::Cline => "cline",
+            Dialect::Kimi => "kimi",
         }
     }
 

@@ -1,0 +1,175 @@
+//! Kimi Code CLI: `[[hooks]]` tables in `~/.kimi-code/config.toml`, each exactly `event`,
+//! `matcher`, `command`, `timeout` (docs/harnesses/kimi.md). Built from Kimi Code's
+//! documentation only (moonshotai.github.io/kimi-code/en/customization/hooks): it does not run
+//! here. Claude's event names and tool names, `sh -c`, every hook of a moment in parallel with
+//! identical commands run once, a deny only by exit 2 or `permissionDecision: "deny"`, and
+//! everything else failing open.
+
+mod parse;
+
+use crate::config::{Candidate, FileCtx, LoadSink, Roots};
+use crate::harness::stdin::{tool_output_text, Stdin, CLAUDE_ONLY};
+use crate::harness::{EnvCtx, Harness, PayloadCtx};
+use crate::vocab::CanonicalEvent as E;
+use crate::vocab::{CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult};
+use serde_json::{Map, Value};
+use std::path::Path;
+
+pub(crate) struct Kimi;
+
+const fn n(name: &'static str, e: E) -> EventSpec {
+    EventSpec::named(name, e)
+}
+
+/// The 13 events of Kimi Code's documentation; any other name makes Kimi reject the whole file.
+pub(crate) static EVENTS: [EventSpec; 13] = [
+    n("PreToolUse", E::ToolBefore),
+    EventSpec::tool("PostToolUse", E::ToolAfter, ToolResult::Success),
+    EventSpec::tool("PostToolUseFailure", E::ToolAfter, ToolResult::Failure),
+    n("UserPromptSubmit", E::PromptSubmit),
+    n("Stop", E::TurnStop),
+    n("StopFailure", E::TurnFail),
+    n("SessionStart", E::SessionStart),
+    n("SessionEnd", E::SessionEnd),
+    n("SubagentStart", E::SubagentStart),
+    n("SubagentStop", E::SubagentEnd),
+    n("PreCompact", E::CompactBefore),
+    n("PostCompact", E::CompactAfter),
+    n("Notification", E::Notice),
+];
+
+/// Kimi's default hook timeout.
+pub(crate) const DEFAULT_TIMEOUT_SECS: f64 = 30.0;
+
+impl Harness for Kimi {
+    fn dialect(&self) -> Dialect {
+        Dialect::Kimi
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    /// A JavaScript regular expression, unanchored; empty matches everything.
+    fn matcher_style(&self) -> MatcherStyle {
+        MatcherStyle::Regex
+    }
+
+    fn files(&self, r: Roots) -> Vec<Candidate> {
+        vec![Candidate::of(r.home.join(".kimi-code/config.toml"), Dialect::Kimi, Scope::Global)]
+    }
+
+    fn owns_path(&self, path: &Path) -> bool {
+        crate::config::candidate::path_parts(path).1 == ".kimi-code"
+    }
+
+    fn file_kind(&self, _path: &Path) -> &'static str {
+        "Kimi Code config.toml"
+    }
+
+    fn dedicated(&self, _path: &Path) -> bool {
+        false
+    }
+
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        parse::parse(ctx, root, sink)
+    }
+
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        input(ctx)
+    }
+
+    /// Exit 2 denies with stderr; exit 0 denies only with `permissionDecision: "deny"`, its
+    /// `message` (or plain stdout) is context; any other exit, a timeout or a crash lets the
+    /// operation go on. `updatedInput` and `additionalContext` are not read.
+    fn read_run(
+        &self,
+        code: Option<i32>,
+        event: CanonicalEvent,
+        stdout: &str,
+        stderr: &str,
+        out: &mut RunOutcome,
+    ) -> bool {
+        read(code, event, stdout, stderr, out);
+        true
+    }
+
+    /// Kimi adds nothing to a hook's environment.
+    fn env(&self, _e: &EnvCtx) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    fn trust(
+        &self,
+        _ctx: &crate::harness::trust::TrustCtx,
+        hooks: &[crate::config::Hook],
+    ) -> Vec<crate::harness::trust::Verdict> {
+        let v = crate::harness::trust::Verdict::not_gated("Kimi Code reads hooks from the user's own config only");
+        crate::harness::trust::each(hooks, v)
+    }
+}
+
+fn s(v: &str) -> Value {
+    Value::String(v.to_owned())
+}
+
+/// Kimi's stdin: `hook_event_name`, `session_id`, `cwd`, then the event's fields in snake_case
+/// (`tool_call_id` for Claude's `tool_use_id`, `tool_output` for `tool_response`).
+fn input(ctx: &PayloadCtx) -> Map<String, Value> {
+    let mut m = Stdin::new(ctx);
+    m.put_str("hook_event_name", ctx.spelling);
+    m.used(&["hook_event_name"]);
+    m.copy_or("session_id", &["session_id", "sessionId"], s(""));
+    m.copy_or("cwd", &["cwd"], s(ctx.cwd));
+    m.copy("tool_name", &["tool_name"]);
+    m.copy("tool_input", &["tool_input"]);
+    m.copy("tool_call_id", &["tool_call_id", "tool_use_id"]);
+    if let Some(v) = m.take(&["tool_output", "tool_response"]) {
+        let text = if v.is_string() { v } else { s(&tool_output_text(&v)) };
+        let key = if ctx.spelling == "PostToolUseFailure" { "error" } else { "tool_output" };
+        m.put(key, text);
+    }
+    for k in ["prompt", "stop_hook_active", "source", "reason", "trigger", "agent_name", "response"] {
+        m.copy(k, &[k]);
+    }
+    m.rest(CLAUDE_ONLY);
+    m.finish()
+}
+
+fn read(code: Option<i32>, event: CanonicalEvent, stdout: &str, stderr: &str, out: &mut RunOutcome) {
+    match code {
+        Some(2) if event.blockable() => {
+            out.decision = Some(Decision::Deny);
+            let reason = stderr.trim();
+            out.reason =
+                Some(if reason.is_empty() { crate::vocab::BLOCKED_BY_HOOK.to_owned() } else { reason.to_owned() });
+        }
+        Some(0) => read_stdout(stdout, out),
+        _ => {}
+    }
+}
+
+fn read_stdout(stdout: &str, out: &mut RunOutcome) {
+    let text = stdout.trim();
+    if text.is_empty() {
+        return;
+    }
+    let Ok(Value::Object(o)) = serde_json::from_str::<Value>(text) else {
+        out.answered = true;
+        out.contexts.push(text.to_owned());
+        return;
+    };
+    out.answered = true;
+    let hso = o.get("hookSpecificOutput").and_then(Value::as_object);
+    let field = |k: &str| hso.and_then(|h| h.get(k)).or_else(|| o.get(k)).and_then(Value::as_str).map(str::to_owned);
+    let message = field("message").filter(|m| !m.trim().is_empty());
+    if field("permissionDecision").as_deref() == Some("deny") {
+        out.decision = Some(Decision::Deny);
+        out.reason =
+            field("permissionDecisionReason").or(message).or_else(|| Some(crate::vocab::BLOCKED_BY_HOOK.into()));
+        return;
+    }
+    if let Some(m) = message {
+        out.contexts.push(m);
+    }
+}
