@@ -35,9 +35,12 @@ const TEXT_RULES = [
   [/\btoolu_\d{13}_[0-9a-z]{9}\b/g, 'toolu_{time}_{short-id}'], // Qwen Code's tool call ids
   [/(@)[0-9a-f]{8}$/g, '$1{short-id}'], // Qwen Code's model identity, `<model>@<hash of the endpoint>`
   [/\b(conv_|agent_|)\d{13}_[0-9a-z]{5,9}\b/g, '$1{time}_{short-id}'], // Cline's task, agent and session ids
+  // today's date in a system prompt (Gemini CLI's session context)
+  [/\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}\b/g, '{date}'],
 ]
-// values that are times or durations wherever they appear
-const NUMERIC_KEYS = /^(timestamp|duration_ms|durationMs|api_duration|started_at|ended_at|elapsed|elapsed_ms|tMs|ms|sleptMs|latency_ms|created|pid|ppid|elapsed_time|session_duration_ms|executionTimeMs)$/
+// values that are times or durations wherever they appear (and Hermes' request sizes, which follow the
+// date in its system prompt)
+const NUMERIC_KEYS = /^(timestamp|duration_ms|durationMs|api_duration|started_at|ended_at|elapsed|elapsed_ms|tMs|ms|sleptMs|latency_ms|created|pid|ppid|elapsed_time|session_duration_ms|executionTimeMs|approx_input_tokens|request_char_count)$/
 // model requests (Gemini's llm_request, Hermes' request) are cut down to what a hook author reads
 const LONG_STRING = 1000
 const LONG_ARRAY = 12
