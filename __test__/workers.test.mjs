@@ -261,7 +261,7 @@ test('the host process exiting leaves no worker behind; doctor trial-runs a work
   const p = project()
   t.after(() => p.cleanup())
   // This worker ignores the end of its input: only hookrt's kill at host exit ends it.
-  p.write('proj/w.js', JS_WORKER + '\nsetInterval(() => {}, 1000)\n')
+  p.write('proj/w.js', JS_WORKER.replace('serveWorker(', `require('fs').appendFileSync('pids', process.pid + '\\n'); serveWorker(`) + '\nsetInterval(() => {}, 1000)\n')
   p.claude({ PreToolUse: [{ matcher: 'Bash', hooks: [{ command: 'node w.js', worker: true }] }] })
   const host = `
     const { createRuntime } = require(${JSON.stringify(join(root, 'wrapper.js'))})
@@ -278,4 +278,8 @@ test('the host process exiting leaves no worker behind; doctor trial-runs a work
   const d = spawnSync(process.execPath, [bin, 'doctor', '--json', '--cwd', p.path('proj'), '--home', p.path('home')], { encoding: 'utf8' })
   const [report] = JSON.parse(d.stdout)
   assert.deepEqual([report.kind, report.decision, report.exitCode, report.problems], ['worker', 'none', 0, []], d.stdout)
+  // the trial worker (which ignores the end of its input) is gone once doctor has exited
+  const pids = readFileSync(p.path('proj/pids'), 'utf8').trim().split('\n').map(Number)
+  assert.equal(pids.length, 2, String(pids))
+  await assertGone(pids[1])
 })

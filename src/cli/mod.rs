@@ -91,7 +91,17 @@ async fn without_runtime<'a>(
 }
 
 /// [`main`] with explicit output streams (`listen` always uses the process stdio).
-pub async fn run(argv: Vec<String>, shutdown: CancellationToken, mut io: Io<'_>) -> i32 {
+pub async fn run(argv: Vec<String>, shutdown: CancellationToken, io: Io<'_>) -> i32 {
+    let code = command(argv, shutdown, io).await;
+    // A one-shot command exits as soon as it has answered, before a worker's supervisor could
+    // stop it gracefully: no worker outlives the command (one that ignores the end of its input
+    // would otherwise run on, orphaned).
+    crate::handler::worker::kill_all_now();
+    code
+}
+
+/// Parses and runs one command.
+async fn command(argv: Vec<String>, shutdown: CancellationToken, mut io: Io<'_>) -> i32 {
     // `hook` hands its own command line to `hookrt serve`.
     let raw = if argv.iter().any(|a| a == "hook") { argv.clone() } else { Vec::new() };
     let cli = match parse(argv, &mut io) {
