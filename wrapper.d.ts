@@ -1,7 +1,7 @@
 // Public TypeScript types of hookrt (`require('hookrt')` / `import { createRuntime } from 'hookrt'`).
 
 /** Where a hook came from: whose configuration file declared it. */
-export type Dialect = 'claude' | 'codex' | 'opencode' | 'hermes' | 'native' | 'agents' | 'gemini' | 'cursor' | 'copilot' | 'windsurf' | 'qwen' | 'droid' | 'cline' | 'kimi'
+export type Dialect = 'claude' | 'codex' | 'opencode' | 'hermes' | 'native' | 'agents' | 'gemini' | 'cursor' | 'copilot' | 'windsurf' | 'qwen' | 'droid' | 'cline' | 'kimi' | 'auggie'
 
 /**
  * The dialect-independent events: every Claude Code hook event of 2026, Codex's `Interrupt`, and the
@@ -94,6 +94,7 @@ export type EventName =
   | 'pre_mcp_tool_use' | 'post_mcp_tool_use' | 'pre_user_prompt' | 'post_cascade_response'
   | 'TodoCreated' | 'TodoCompleted'
   | 'TaskStart' | 'TaskResume' | 'TaskCancel' | 'TaskComplete' | 'TaskError' | 'SessionShutdown'
+  | 'PromptSubmit'
   | (string & {})
 
 /** How a hook runs: a command, a webhook, an LLM evaluation, or a subagent runner. */

@@ -124,3 +124,64 @@ test('Kimi Code: [[hooks]] in ~/.kimi-code/config.toml; exit 2 and permissionDec
   assert.equal(read.outcome.decision, 'none')
   assert.equal(read.runs[0].outcome.exitCode, 1)
 })
+
+test('Auggie: .augment/settings.json hooks, exec form without a shell, indented stdin, answers only through hookSpecificOutput', async (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.write('proj/deny.js', `process.stdin.resume(); process.stdin.on('end', () => { console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'not there ' + process.argv[2] } })) })`)
+  p.write('proj/.augment/settings.json', {
+    hooks: {
+      PreToolUse: [
+        { matcher: 'launch', hooks: [{ type: 'command', command: `cat > ${p.path('stdin.json')}; env > ${p.path('env.txt')}; echo no rm >&2; exit 2` }] },
+        // exec form: the argument reaches node as one word, `|` and all
+        { matcher: 'save-file', hooks: [{ type: 'command', command: process.execPath, args: [p.path('proj/deny.js'), 'a|b'] }] },
+        // a top-level decision is not an Auggie answer
+        { matcher: '^view$', hooks: [{ type: 'command', command: `echo '{"decision":"block","reason":"claude-style"}'` }] },
+      ],
+      // one entry Auggie's schema refuses drops the whole event
+      PostToolUse: [{ hooks: [{ command: 'touch never' }] }],
+    },
+  })
+  const rt = createRuntime({ cwd: p.path('proj'), homeDir: p.path('home'), requireHookApproval: false })
+  t.after(() => rt.close())
+  assert.ok(rt.diagnostics.some((d) => /hooks\[PostToolUse\]\[0\]\.hooks\[0\]: type must be "command"/.test(d.message)), JSON.stringify(rt.diagnostics))
+  const bash = await rt.dispatch('PreToolUse', { session_id: 's1', tool_name: 'Bash', tool_input: { command: 'rm -rf x' } })
+  assert.equal(bash.outcome.decision, 'deny')
+  assert.equal(bash.outcome.reason, 'no rm')
+  const text = readFileSync(p.path('stdin.json'), 'utf8')
+  assert.ok(text.startsWith('{\n  "hook_event_name": "PreToolUse"') && !text.endsWith('\n'), text)
+  const stdin = JSON.parse(text)
+  assert.deepEqual(Object.keys(stdin), ['hook_event_name', 'conversation_id', 'workspace_roots', 'tool_name', 'tool_input', 'tool_error', 'is_mcp_tool'])
+  assert.equal(stdin.tool_name, 'launch-process')
+  assert.equal(stdin.conversation_id, 's1')
+  assert.equal(stdin.tool_error, null)
+  const env = readFileSync(p.path('env.txt'), 'utf8')
+  assert.match(env, /^AUGMENT_HOOK_EVENT=PreToolUse$/m)
+  assert.match(env, /^AUGMENT_TOOL_NAME=launch-process$/m)
+  assert.match(env, /^AUGMENT_CONVERSATION_ID=s1$/m)
+  const write = await rt.dispatch('PreToolUse', { tool_name: 'Write', tool_input: { file_path: 'a' } })
+  assert.equal(write.outcome.decision, 'deny')
+  assert.equal(write.outcome.reason, 'not there a|b')
+  const read = await rt.dispatch('PreToolUse', { tool_name: 'Read', tool_input: { file_path: 'a' } })
+  assert.equal(read.runs.length, 1)
+  assert.equal(read.outcome.decision, 'none')
+  const post = await rt.dispatch('PostToolUse', { tool_name: 'Read', tool_input: {}, tool_response: 'x' })
+  assert.equal(post.runs.length, 0)
+})
+
+test('convert: Claude to Auggie (milliseconds, launch-process, type command) and back', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.write('proj/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh', timeout: 5 }] }], Stop: [{ hooks: [{ command: 'check.sh' }] }] } })
+  const run = (args, input) => spawnSync(bin, ['convert', ...args], { cwd: p.path('proj'), input, encoding: 'utf8' })
+  const auggie = run(['--from', 'claude', '--to', 'auggie', '.claude/settings.json'])
+  assert.equal(auggie.status, 0, auggie.stderr)
+  assert.deepEqual(JSON.parse(auggie.stdout).hooks, {
+    PreToolUse: [{ matcher: 'launch-process', hooks: [{ type: 'command', command: 'guard.sh', timeout: 5000 }] }],
+    Stop: [{ hooks: [{ type: 'command', command: 'check.sh' }] }],
+  })
+  const back = run(['--from', 'auggie', '--to', 'claude', '-'], auggie.stdout)
+  assert.equal(back.status, 0, back.stderr)
+  // Auggie runs a bare word without a shell: it comes back as exec form, 60 s default timeout written out
+  assert.deepEqual(JSON.parse(back.stdout).hooks.PreToolUse, [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh', args: [], timeout: 5 }] }])
+})

@@ -24,11 +24,12 @@ pub const CONFIG_FILES: &[(&str, Option<Dialect>)] = &[
     ("/p/.factory/hooks.json", Some(Dialect::Droid)),
     ("/p/.factory/settings.json", Some(Dialect::Droid)),
     ("/h/.kimi-code/config.toml", Some(Dialect::Kimi)),
+    ("/p/.augment/settings.json", Some(Dialect::Auggie)),
     ("/x/hooks.json", None),
 ];
 
 /// Every dialect, for targets that pick one by a byte.
-pub const DIALECTS: [Dialect; 14] = Dialect::ALL;
+pub const DIALECTS: [Dialect; 15] = Dialect::ALL;
 
 /// A config file of any dialect: hooks and diagnostics, never a panic; every diagnostic names
 /// its file.

@@ -13,8 +13,10 @@ pub(crate) fn hook_input(ctx: &PayloadCtx, hook: &Hook) -> Map<String, Value> {
 
 /// Serialises a hook input; the trailing newline is the harness's business.
 pub(crate) fn to_stdin(input: &Map<String, Value>, hook: &Hook) -> Vec<u8> {
-    let mut v = serde_json::to_vec(input).unwrap_or_else(|_| b"{}".to_vec());
-    if crate::harness::of(hook.dialect).stdin_newline() {
+    let h = crate::harness::of(hook.dialect);
+    let bytes = if h.stdin_pretty() { serde_json::to_vec_pretty(input) } else { serde_json::to_vec(input) };
+    let mut v = bytes.unwrap_or_else(|_| b"{}".to_vec());
+    if h.stdin_newline() {
         v.push(b'\n');
     }
     v

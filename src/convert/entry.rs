@@ -100,7 +100,7 @@ fn command_entry(
         _ => {
             e.insert("type".into(), json!("command"));
             exec(&mut e, "command");
-            if worker {
+            if worker && matches!(to, Dialect::Claude | Dialect::Codex) {
                 e.insert("worker".into(), json!(true));
             }
         }
@@ -132,6 +132,10 @@ fn add_timeout(e: &mut Map<String, Value>, h: &Hook, to: Dialect, warns: &mut Ve
             e.insert("timeoutSec".into(), num(secs));
         }
         Dialect::Windsurf => warns.push(format!("timeout {secs} s cannot be expressed in Windsurf")),
+        // Auggie's timeouts are milliseconds.
+        Dialect::Auggie => {
+            e.insert("timeout".into(), num((secs * 1000.0).round()));
+        }
         // Qwen Code reads 1000 and more as milliseconds.
         Dialect::Qwen if secs >= 1000.0 => {
             e.insert("timeout".into(), num((secs * 1000.0).round()));

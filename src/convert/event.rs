@@ -43,7 +43,10 @@ pub(crate) fn convert_hook(h: &Hook, to: Dialect) -> Result<Parts, NotConverted>
 
 fn is_name_list(m: &str) -> bool {
     !m.is_empty()
-        && m.split('|').all(|t| !t.trim().is_empty() && t.trim().chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        && m.split('|').all(|t| {
+            // `-` is literal outside a class: Auggie's `launch-process` is a name.
+            !t.trim().is_empty() && t.trim().chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        })
 }
 
 /// Renames the tool names of a `A|B` matcher to Claude's (`to: None`) or the target's names;

@@ -59,6 +59,7 @@ impl Format {
             Format::Dialect(Dialect::Hermes) => "config.yaml",
             Format::Dialect(Dialect::Opencode) => "opencode.json",
             Format::Dialect(Dialect::Qwen) => "settings.json",
+            Format::Dialect(Dialect::Auggie) => "settings.json",
             Format::Dialect(_) => "hooks.json",
         }
     }
@@ -150,6 +151,7 @@ fn grouped(d: Dialect) -> bool {
             | Dialect::Gemini
             | Dialect::Qwen
             | Dialect::Droid
+            | Dialect::Auggie
     )
 }
 

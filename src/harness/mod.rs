@@ -4,6 +4,7 @@
 //! runtime reaches a harness only through that trait (docs/architecture.md).
 
 pub(crate) mod agents;
+pub(crate) mod auggie;
 pub(crate) mod claude;
 pub(crate) mod cline;
 pub(crate) mod codex;
@@ -167,6 +168,11 @@ pub(crate) trait Harness: Sync {
     /// Whether the stdin JSON ends with a newline.
     fn stdin_newline(&self) -> bool {
         true
+    }
+
+    /// Whether the stdin JSON is indented (two spaces, as `JSON.stringify(v, null, 2)`).
+    fn stdin_pretty(&self) -> bool {
+        false
     }
 
     /// The part of a clean run's stdout that holds the answer.

@@ -36,11 +36,14 @@ pub enum Dialect {
     Cline,
     /// Kimi Code CLI `[[hooks]]` tables in `~/.kimi-code/config.toml`.
     Kimi,
+    /// Augment's Auggie CLI: `hooks` in `.augment/settings(.local).json`, `~/.augment/settings.json`
+    /// and `/etc/augment/settings.json`.
+    Auggie,
 }
 
 impl Dialect {
     /// Every dialect, in registry order.
-    pub const ALL: [Dialect; 14] = [
+    pub const ALL: [Dialect; 15] = [
         Dialect::Claude,
         Dialect::Codex,
         Dialect::Opencode,
@@ -55,6 +58,7 @@ impl Dialect {
         Dialect::Droid,
         Dialect::Cline,
         Dialect::Kimi,
+        Dialect::Auggie,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -73,6 +77,7 @@ impl Dialect {
             Dialect::Droid => "droid",
             Dialect::Cline => "cline",
             Dialect::Kimi => "kimi",
+            Dialect::Auggie => "auggie",
         }
     }
 

@@ -1,0 +1,241 @@
+//! Augment's Auggie CLI: the `hooks` member of `settings.json` files — system
+//! `/etc/augment/settings.json`, user `~/.augment/settings.json`, project
+//! `.augment/settings.local.json` and `.augment/settings.json` (docs/harnesses/auggie.md).
+//! Claude's file shape with Auggie's own rules: events `PreToolUse`, `PostToolUse`, `Stop`,
+//! `SessionStart`, `SessionEnd`, `Notification`, `PromptSubmit`; only `type: "command"` hooks,
+//! with optional `args`, run without a shell unless the command needs one; `timeout` in
+//! milliseconds (default 60 s); one entry Auggie's schema refuses drops its whole event; stdin
+//! is indented JSON; answers only through `hookSpecificOutput`. Read from the source bundled in
+//! `@augmentcode/auggie` 0.36.0 (it needs an account, so it cannot run here).
+
+mod answer;
+mod check;
+mod input;
+
+use crate::config::{Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
+use crate::harness::claude::groups::GroupRules;
+use crate::harness::{EnvCtx, Harness, PayloadCtx};
+use crate::vocab::CanonicalEvent as E;
+use crate::vocab::{CanonicalEvent, Dialect, EventSpec, HandlerKind, MatcherStyle, RunOutcome, Scope, Shell};
+use serde_json::{Map, Value};
+use std::path::Path;
+
+pub(crate) struct Auggie;
+
+const fn n(name: &'static str, e: E) -> EventSpec {
+    EventSpec::named(name, e)
+}
+
+/// Auggie 0.36.0's `HookEventType`.
+pub(crate) static EVENTS: [EventSpec; 7] = [
+    n("PreToolUse", E::ToolBefore),
+    n("PostToolUse", E::ToolAfter),
+    n("Stop", E::TurnStop),
+    n("SessionStart", E::SessionStart),
+    n("SessionEnd", E::SessionEnd),
+    n("Notification", E::Notice),
+    n("PromptSubmit", E::PromptSubmit),
+];
+
+/// Auggie's default hook timeout (`60e3` ms).
+pub(crate) const DEFAULT_TIMEOUT_SECS: f64 = 60.0;
+
+fn kinds(ty: &str) -> Option<HandlerKind> {
+    (ty == "command").then_some(HandlerKind::Shell)
+}
+
+/// Every `timeout` is milliseconds.
+const RULES: GroupRules = GroupRules { millis_from: Some(0.0), ..GroupRules::seconds(false, false, kinds) };
+
+impl Harness for Auggie {
+    fn dialect(&self) -> Dialect {
+        Dialect::Auggie
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    /// `new RegExp(matcher).test(tool_name)`: unanchored; `""` and `.*` match every tool.
+    fn matcher_style(&self) -> MatcherStyle {
+        MatcherStyle::Regex
+    }
+
+    /// Highest precedence first, the order Auggie merges them in.
+    fn files(&self, r: Roots) -> Vec<Candidate> {
+        vec![
+            Candidate::of(r.system.join("augment/settings.json"), Dialect::Auggie, Scope::System),
+            Candidate::of(r.home.join(".augment/settings.json"), Dialect::Auggie, Scope::Global),
+            Candidate::of(r.cwd.join(".augment/settings.local.json"), Dialect::Auggie, Scope::Local),
+            Candidate::of(r.cwd.join(".augment/settings.json"), Dialect::Auggie, Scope::Project),
+        ]
+    }
+
+    fn owns_path(&self, path: &Path) -> bool {
+        matches!(crate::config::candidate::path_parts(path).1, ".augment" | "augment")
+    }
+
+    fn file_kind(&self, _path: &Path) -> &'static str {
+        "Auggie settings"
+    }
+
+    fn dedicated(&self, _path: &Path) -> bool {
+        false
+    }
+
+    /// Auggie reads its settings as JSON5 (comments and trailing commas allowed).
+    fn comments(&self) -> bool {
+        true
+    }
+
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        let Some(Value::Object(events)) = root.get("hooks") else {
+            if root.get("hooks").is_some_and(|h| !h.is_null()) {
+                let m = "\"hooks\" must be an object of event names".to_owned();
+                sink.file_diag(ctx, crate::vocab::Severity::Warning, None, m);
+            }
+            return 0;
+        };
+        let accepted = check::accepted_events(ctx, events, sink);
+        let first = sink.hooks.len();
+        let groups = crate::harness::claude::groups::parse_event_map(ctx, RULES, &accepted, sink);
+        let mut seen = Vec::new();
+        let mut kept = Vec::new();
+        for mut h in sink.hooks.drain(first..) {
+            h.timeout = h.timeout.or(Some(DEFAULT_TIMEOUT_SECS));
+            h.handler = spawn_form(h.handler);
+            // One group per matcher, each command (with its args) once (`_gi`).
+            let key = (h.event.clone(), h.matcher_text.clone(), serde_json::to_string(&h.handler).unwrap_or_default());
+            if !seen.contains(&key) {
+                seen.push(key);
+                kept.push(h);
+            }
+        }
+        sink.hooks.extend(kept);
+        groups
+    }
+
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        input::input(ctx)
+    }
+
+    fn stdin_newline(&self) -> bool {
+        false
+    }
+
+    /// `JSON.stringify(event, replacer, 2)`.
+    fn stdin_pretty(&self) -> bool {
+        true
+    }
+
+    fn read_run(&self, code: Option<i32>, event: CanonicalEvent, stdout: &str, stderr: &str, out: &mut RunOutcome) -> bool {
+        answer::read(code, event, stdout, stderr, out);
+        true
+    }
+
+    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
+        input::env(e)
+    }
+
+    /// Commands that need a shell run in `bash -c`.
+    fn shell(&self) -> Shell {
+        Shell::Bash
+    }
+
+    fn names_tools(&self) -> bool {
+        true
+    }
+
+    fn own_tool_names_only(&self) -> bool {
+        true
+    }
+
+    fn trust(
+        &self,
+        _ctx: &crate::harness::trust::TrustCtx,
+        hooks: &[crate::config::Hook],
+    ) -> Vec<crate::harness::trust::Verdict> {
+        let v = crate::harness::trust::Verdict::not_gated("Auggie runs project hooks without a trust step");
+        crate::harness::trust::each(hooks, v)
+    }
+}
+
+/// Characters that make Auggie hand a command without `args` to `bash -c` (`cao`).
+const SHELL_CHARS: &[char] = &['|', '&', ';', '>', '<', '$', '`'];
+
+/// How Auggie spawns a command (`dao`): `bash -c` when it starts with `~` or (without `args`)
+/// holds a shell character; else split into words on blanks (quotes kept together) and run
+/// without a shell; with `args`, the command and its args as given.
+pub(crate) fn spawn_form(handler: HandlerSpec) -> HandlerSpec {
+    let HandlerSpec::Shell { command, args, env } = handler else { return handler };
+    let args = args.filter(|a| !a.is_empty());
+    let needs_shell = command.starts_with('~') || (args.is_none() && command.contains(SHELL_CHARS));
+    if needs_shell {
+        let line = match args {
+            Some(a) => format!("{command} {}", a.join(" ")),
+            None => command,
+        };
+        return HandlerSpec::Shell { command: line, args: None, env };
+    }
+    match args {
+        Some(a) => HandlerSpec::Shell { command, args: Some(a), env },
+        None => {
+            let mut words = split_words(&command).into_iter();
+            let program = words.next().unwrap_or_default();
+            HandlerSpec::Shell { command: program, args: Some(words.collect()), env }
+        }
+    }
+}
+
+/// Auggie's word split (`QIt`): `"…"` and `'…'` are one word without their quotes, anything
+/// else splits on whitespace.
+fn split_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut chars = line.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+            continue;
+        }
+        let mut w = String::new();
+        if c == '"' || c == '\'' {
+            chars.next();
+            for ch in chars.by_ref() {
+                if ch == c {
+                    break;
+                }
+                w.push(ch);
+            }
+        } else {
+            while let Some(&ch) = chars.peek() {
+                if ch.is_whitespace() {
+                    break;
+                }
+                w.push(ch);
+                chars.next();
+            }
+        }
+        words.push(w);
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shell(command: &str, args: Option<Vec<&str>>) -> HandlerSpec {
+        let args = args.map(|a| a.into_iter().map(str::to_owned).collect());
+        HandlerSpec::Shell { command: command.into(), args, env: Vec::new() }
+    }
+
+    #[test]
+    fn a_command_runs_without_a_shell_unless_it_needs_one() {
+        assert_eq!(spawn_form(shell("python3 'my guard.py' -v", None)), shell("python3", Some(vec!["my guard.py", "-v"])));
+        assert_eq!(spawn_form(shell("./guard.sh", None)), shell("./guard.sh", Some(vec![])));
+        assert_eq!(spawn_form(shell("cat > /tmp/x", None)), shell("cat > /tmp/x", None));
+        assert_eq!(spawn_form(shell("~/bin/g", Some(vec!["a"]))), shell("~/bin/g a", None));
+        // with args, shell characters are just characters
+        assert_eq!(spawn_form(shell("echo", Some(vec!["a|b"]))), shell("echo", Some(vec!["a|b"])));
+    }
+}
