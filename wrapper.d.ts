@@ -1,7 +1,7 @@
 // Public TypeScript types of hookrt (`require('hookrt')` / `import { createRuntime } from 'hookrt'`).
 
 /** Where a hook came from: whose configuration file declared it. */
-export type Dialect = 'claude' | 'codex' | 'opencode' | 'hermes' | 'native' | 'agents' | 'gemini' | 'cursor' | 'copilot' | 'windsurf' | 'qwen' | 'droid' | 'cline' | 'kimi' | 'auggie'
+export type Dialect = 'claude' | 'codex' | 'opencode' | 'hermes' | 'native' | 'agents' | 'gemini' | 'cursor' | 'copilot' | 'windsurf' | 'qwen' | 'droid' | 'cline' | 'kimi' | 'auggie' | 'antigravity'
 
 /**
  * The dialect-independent events: every Claude Code hook event of 2026, Codex's `Interrupt`, and the
@@ -95,6 +95,7 @@ export type EventName =
   | 'TodoCreated' | 'TodoCompleted'
   | 'TaskStart' | 'TaskResume' | 'TaskCancel' | 'TaskComplete' | 'TaskError' | 'SessionShutdown'
   | 'PromptSubmit'
+  | 'PreInvocation' | 'PostInvocation'
   | (string & {})
 
 /** How a hook runs: a command, a webhook, an LLM evaluation, or a subagent runner. */

@@ -4,7 +4,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { readFileSync } from 'node:fs'
+import { readFileSync, existsSync } from 'node:fs'
 import { project, answer, bin } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
@@ -184,4 +184,52 @@ test('convert: Claude to Auggie (milliseconds, launch-process, type command) and
   assert.equal(back.status, 0, back.stderr)
   // Auggie runs a bare word without a shell: it comes back as exec form, 60 s default timeout written out
   assert.deepEqual(JSON.parse(back.stdout).hooks.PreToolUse, [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh', args: [], timeout: 5 }] }])
+})
+
+test('Antigravity: named hooks in .agents/hooks.json are told from the .agents dialect by shape; enabled:false; decision and injectSteps', async (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  const named = {
+    guard: { PreToolUse: [{ matcher: 'run_command', hooks: [{ command: `cat > ${p.path('stdin.json')}; echo '{"decision":"deny","reason":"no rm"}'`, timeout: 5 }] }] },
+    off: { enabled: false, PreToolUse: [{ matcher: '*', hooks: [{ command: `touch ${p.path('ran')}` }] }] },
+  }
+  p.write('proj/.agents/hooks.json', named)
+  p.write('proj/_agents/hooks.json', { tests: { stop: [{ command: `echo '{"decision":"continue","reason":"tests fail","injectSteps":[{"ephemeralMessage":"run npm test"}]}'` }] } })
+  const rt = createRuntime({ cwd: p.path('proj'), homeDir: p.path('home'), requireHookApproval: false })
+  t.after(() => rt.close())
+  const r = await rt.dispatch('PreToolUse', { session_id: 's1', tool_name: 'Bash', tool_input: { command: 'rm -rf x' } })
+  assert.deepEqual([r.outcome.decision, r.outcome.reason], ['deny', 'no rm'])
+  assert.deepEqual(r.runs.map((x) => x.hook.dialect), ['antigravity'])
+  assert.equal(existsSync(p.path('ran')), false, 'a hook whose named hook is disabled never runs')
+  const stdin = JSON.parse(readFileSync(p.path('stdin.json'), 'utf8'))
+  assert.deepEqual(Object.keys(stdin), ['conversationId', 'stepIdx', 'toolCall', 'transcriptPath', 'workspacePaths'])
+  assert.deepEqual(stdin.toolCall, { name: 'run_command', args: { command: 'rm -rf x' } })
+  const stop = await rt.dispatch('Stop', { session_id: 's1' })
+  assert.deepEqual([stop.outcome.decision, stop.outcome.reason], ['deny', 'tests fail'])
+  assert.deepEqual(stop.outcome.contexts, ['run npm test'])
+  // The same path in react-agent-mini's shape is the .agents dialect
+  p.write('proj/.agents/hooks.json', { PreToolUse: [{ matcher: 'Bash', command: `echo '{"decision":"deny","reason":"agents"}'` }] })
+  const rt2 = createRuntime({ cwd: p.path('proj'), homeDir: p.path('home'), requireHookApproval: false })
+  t.after(() => rt2.close())
+  const r2 = await rt2.dispatch('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'rm -rf x' } })
+  assert.deepEqual(r2.runs.map((x) => x.hook.dialect), ['agents'])
+  assert.equal(r2.outcome.reason, 'agents')
+})
+
+test('Antigravity: one load-time error drops the whole file, and convert writes one named hook', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.write('proj/.agent/hooks.json', { a: { Stop: [{ command: 'true' }] }, b: { Stop: [{ type: 'COMMAND', command: 'true' }] } })
+  const rt = createRuntime({ cwd: p.path('proj'), homeDir: p.path('home'), requireHookApproval: false })
+  t.after(() => rt.close())
+  assert.ok(rt.diagnostics.some((d) => /b\.Stop\[0\]: type must be "command" or "prompt".*loads no hook/.test(d.message)), JSON.stringify(rt.diagnostics))
+  p.write('proj/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh', timeout: 2.5 }] }], Stop: [{ hooks: [{ type: 'command', command: 'check.sh' }] }] } })
+  const out = spawnSync(bin, ['convert', '--from', 'claude', '--to', 'antigravity', '.claude/settings.json'], { cwd: p.path('proj'), encoding: 'utf8' })
+  assert.equal(out.status, 0, out.stderr)
+  assert.deepEqual(JSON.parse(out.stdout), {
+    hookrt: {
+      PreToolUse: [{ matcher: 'run_command', hooks: [{ type: 'command', command: 'guard.sh', timeout: 3 }] }],
+      Stop: [{ type: 'command', command: 'check.sh' }],
+    },
+  })
 })

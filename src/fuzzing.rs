@@ -25,11 +25,12 @@ pub const CONFIG_FILES: &[(&str, Option<Dialect>)] = &[
     ("/p/.factory/settings.json", Some(Dialect::Droid)),
     ("/h/.kimi-code/config.toml", Some(Dialect::Kimi)),
     ("/p/.augment/settings.json", Some(Dialect::Auggie)),
+    ("/p/.agent/hooks.json", Some(Dialect::Antigravity)),
     ("/x/hooks.json", None),
 ];
 
 /// Every dialect, for targets that pick one by a byte.
-pub const DIALECTS: [Dialect; 15] = Dialect::ALL;
+pub const DIALECTS: [Dialect; 16] = Dialect::ALL;
 
 /// A config file of any dialect: hooks and diagnostics, never a panic; every diagnostic names
 /// its file.

@@ -82,7 +82,7 @@ fn command_entry(
         Dialect::Cursor | Dialect::Windsurf => {
             e.insert("command".into(), json!(shell_line(command, args, warns)));
         }
-        Dialect::Droid => {
+        Dialect::Droid | Dialect::Antigravity => {
             e.insert("type".into(), json!("command"));
             e.insert("command".into(), json!(shell_line(command, args, warns)));
         }
@@ -132,6 +132,10 @@ fn add_timeout(e: &mut Map<String, Value>, h: &Hook, to: Dialect, warns: &mut Ve
             e.insert("timeoutSec".into(), num(secs));
         }
         Dialect::Windsurf => warns.push(format!("timeout {secs} s cannot be expressed in Windsurf")),
+        // Antigravity's are whole seconds.
+        Dialect::Antigravity => {
+            e.insert("timeout".into(), num(secs.ceil()));
+        }
         // Auggie's timeouts are milliseconds.
         Dialect::Auggie => {
             e.insert("timeout".into(), num((secs * 1000.0).round()));

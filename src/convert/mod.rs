@@ -118,7 +118,7 @@ fn push(
 ) {
     let list = events.entry(event.to_owned()).or_insert_with(|| json!([])).as_array_mut();
     let Some(list) = list else { return };
-    if !grouped(to) {
+    if !grouped(to, event) {
         if let Some(m) = matcher {
             entry.insert("matcher".into(), Value::String(m));
         }
@@ -141,7 +141,11 @@ fn push(
     list.push(Value::Object(g));
 }
 
-fn grouped(d: Dialect) -> bool {
+fn grouped(d: Dialect, event: &str) -> bool {
+    // Antigravity groups only its tool events' handlers.
+    if d == Dialect::Antigravity {
+        return matches!(event, "PreToolUse" | "PostToolUse");
+    }
     matches!(
         d,
         Dialect::Claude
@@ -161,6 +165,8 @@ fn write(to: Format, events: Map<String, Value>) -> String {
         Dialect::Cursor | Dialect::Copilot => json!({"version": 1, "hooks": events}),
         // Droid's hooks.json holds the events at its root.
         Dialect::Droid => Value::Object(events),
+        // One named hook.
+        Dialect::Antigravity => json!({"hookrt": events}),
         _ => json!({"hooks": events}),
     };
     if to == Format::CodexToml {

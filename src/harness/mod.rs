@@ -4,6 +4,7 @@
 //! runtime reaches a harness only through that trait (docs/architecture.md).
 
 pub(crate) mod agents;
+pub(crate) mod antigravity;
 pub(crate) mod auggie;
 pub(crate) mod claude;
 pub(crate) mod cline;
@@ -136,6 +137,12 @@ pub(crate) trait Harness: Sync {
 
     /// How diagnostics name one of its files.
     fn file_kind(&self, path: &Path) -> &'static str;
+
+    /// Another dialect whose file this root is, by its shape (the `.agents/hooks.json` of
+    /// Antigravity's named hooks); `None` keeps this one.
+    fn by_shape(&self, _root: &Map<String, Value>) -> Option<Dialect> {
+        None
+    }
 
     /// Whether each of its files is itself a hook (an executable named after its event, Cline)
     /// rather than a configuration to parse; [`Harness::parse`] then gets an empty root.

@@ -39,11 +39,14 @@ pub enum Dialect {
     /// Augment's Auggie CLI: `hooks` in `.augment/settings(.local).json`, `~/.augment/settings.json`
     /// and `/etc/augment/settings.json`.
     Auggie,
+    /// Google Antigravity: named hooks in `hooks.json` of `.agents/` (told from the `.agents`
+    /// dialect by shape), `.agent/`, `_agents/` or `_agent/`.
+    Antigravity,
 }
 
 impl Dialect {
     /// Every dialect, in registry order.
-    pub const ALL: [Dialect; 15] = [
+    pub const ALL: [Dialect; 16] = [
         Dialect::Claude,
         Dialect::Codex,
         Dialect::Opencode,
@@ -59,6 +62,7 @@ impl Dialect {
         Dialect::Cline,
         Dialect::Kimi,
         Dialect::Auggie,
+        Dialect::Antigravity,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -78,6 +82,7 @@ impl Dialect {
             Dialect::Cline => "cline",
             Dialect::Kimi => "kimi",
             Dialect::Auggie => "auggie",
+            Dialect::Antigravity => "antigravity",
         }
     }
 

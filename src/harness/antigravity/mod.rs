@@ -1,0 +1,114 @@
+//! Google Antigravity (`agy`): `hooks.json` in a customization root — `.agents/`, `.agent/`,
+//! `_agents/` or `_agent/` — holding *named* hooks, each `{enabled, <Event>: […]}`
+//! (docs/harnesses/antigravity.md). `.agents/hooks.json` is also the `.agents` dialect's file
+//! (react-agent-mini's shape): the file's shape says whose it is. Built from documentation only
+//! (Antigravity cannot be installed here): skillsaw's `antigravity-hooks-valid` rule (measured
+//! against `agy` 1.1.25) for the file, and integrators' notes for stdin and answers.
+
+mod input;
+mod parse;
+
+use crate::config::{Candidate, FileCtx, LoadSink, Roots};
+use crate::harness::{Harness, PayloadCtx};
+use crate::vocab::CanonicalEvent as E;
+use crate::vocab::{Answer, CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult};
+use serde_json::{Map, Value};
+use std::path::Path;
+
+pub(crate) use parse::is_named_hooks;
+
+pub(crate) struct Antigravity;
+
+/// The six events `agy` dispatches (matched case-insensitively in files).
+pub(crate) static EVENTS: [EventSpec; 6] = [
+    EventSpec::tool("PreToolUse", E::ToolBefore, ToolResult::Either),
+    EventSpec::tool("PostToolUse", E::ToolAfter, ToolResult::Either),
+    EventSpec::plain("PreInvocation", E::PromptSubmit),
+    EventSpec::plain("PostInvocation", E::AgentResponse),
+    EventSpec::plain("Stop", E::TurnStop),
+    EventSpec::plain("SessionStart", E::SessionStart),
+];
+
+/// The customization roots besides `.agents/` (whose file the `.agents` dialect lists).
+const ROOTS: [&str; 3] = [".agent", "_agents", "_agent"];
+
+impl Harness for Antigravity {
+    fn dialect(&self) -> Dialect {
+        Dialect::Antigravity
+    }
+
+    fn events(&self) -> &'static [EventSpec] {
+        &EVENTS
+    }
+
+    /// A regular expression on Antigravity's tool names; `""` and `*` match every tool.
+    fn matcher_style(&self) -> MatcherStyle {
+        MatcherStyle::Regex
+    }
+
+    fn files(&self, r: Roots) -> Vec<Candidate> {
+        ROOTS.iter().map(|d| Candidate::of(r.cwd.join(d).join("hooks.json"), Dialect::Antigravity, Scope::Project)).collect()
+    }
+
+    fn owns_path(&self, path: &Path) -> bool {
+        let (base, parent, _) = crate::config::candidate::path_parts(path);
+        base == "hooks.json" && ROOTS.contains(&parent)
+    }
+
+    fn file_kind(&self, _path: &Path) -> &'static str {
+        "Antigravity hooks.json"
+    }
+
+    fn member(&self, _root: &Map<String, Value>) -> &'static str {
+        ""
+    }
+
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        parse::parse(ctx, root, sink)
+    }
+
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        input::input(ctx)
+    }
+
+    /// `{"decision": "allow" | "deny" | "ask", "reason"}`; on Stop `"continue"` keeps the agent
+    /// going; `injectSteps` messages reach the model. Claude's fields are read too.
+    fn read_answer(&self, a: &Answer, event: CanonicalEvent, out: &mut RunOutcome) {
+        crate::harness::claude::answer::read(a, event, out);
+        read(a.top, event, out);
+    }
+
+    fn names_tools(&self) -> bool {
+        true
+    }
+
+    fn own_tool_names_only(&self) -> bool {
+        true
+    }
+}
+
+fn read(top: &Map<String, Value>, event: CanonicalEvent, out: &mut RunOutcome) {
+    let decision = match top.get("decision").and_then(Value::as_str) {
+        Some("continue") if event == E::TurnStop => Some(Decision::Deny),
+        Some("block") => Some(Decision::Deny),
+        Some(w) => Decision::from_word(w),
+        None => None,
+    };
+    if let Some(d) = decision {
+        out.decision = Some(d);
+        if let Some(r) = top.get("reason").and_then(Value::as_str) {
+            out.reason = Some(r.to_owned());
+        }
+    }
+    let steps = top.get("injectSteps").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for step in steps {
+        let text = step
+            .get("ephemeralMessage")
+            .or_else(|| step.get("userMessage"))
+            .or_else(|| step.get("content"))
+            .and_then(Value::as_str);
+        if let Some(t) = text.filter(|t| !t.is_empty()) {
+            out.contexts.push(t.to_owned());
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! Reading an Antigravity `hooks.json`: `{"<name>": {"enabled": bool, "PreToolUse": [{matcher,
+//! hooks: [handler]}], "Stop": [handler], …}}`. As skillsaw measured `agy` 1.1.25: one
+//! load-time error drops the whole file; an unknown event or key is dropped with a warning.
+
+use crate::config::matcher::compile_matcher;
+use crate::config::{entry, FileCtx, LoadSink};
+use crate::vocab::text::quote;
+use crate::vocab::{EventSpec, Severity};
+use serde_json::{Map, Value};
+
+const GROUP_KEYS: [&str; 2] = ["matcher", "hooks"];
+const HANDLER_KEYS: [&str; 5] = ["type", "command", "prompt", "model", "timeout"];
+
+/// Whether a `hooks.json` root holds Antigravity's named hooks rather than the `.agents`
+/// dialect's event lists: a top-level value that is an object (a named hook), except a lone
+/// `"hooks"` wrapper unless what it wraps has Antigravity's matcher groups or `enabled`.
+pub(crate) fn is_named_hooks(root: &Map<String, Value>) -> bool {
+    if root.iter().any(|(k, v)| k != "hooks" && v.is_object()) {
+        return true;
+    }
+    let Some(inner) = root.get("hooks").and_then(Value::as_object) else { return false };
+    let has_groups = |v: &Value| {
+        v.as_array().is_some_and(|a| a.iter().any(|g| g.get("hooks").is_some_and(Value::is_array)))
+    };
+    inner.contains_key("enabled") || inner.values().any(has_groups)
+}
+
+/// The event of a key, matched case-insensitively.
+fn event_of(key: &str) -> Option<EventSpec> {
+    super::EVENTS.iter().find(|e| e.name.eq_ignore_ascii_case(key)).copied()
+}
+
+/// Problems found while checking; an error drops the file.
+#[derive(Default)]
+struct Check {
+    error: Option<String>,
+    warnings: Vec<String>,
+}
+
+impl Check {
+    fn fail(&mut self, m: String) {
+        self.error.get_or_insert(m);
+    }
+
+    fn handler(&mut self, at: &str, h: &Value) {
+        let Some(o) = h.as_object() else { return self.fail(format!("{at}: hook is not an object")) };
+        for k in o.keys().filter(|k| !HANDLER_KEYS.contains(&k.as_str())) {
+            self.warnings.push(format!("{at}: unknown key {} is discarded by Antigravity", quote(k)));
+        }
+        let ty = match o.get("type") {
+            None => "command",
+            Some(Value::String(t)) if t == "command" || t == "prompt" => t.as_str(),
+            Some(t) => return self.fail(format!("{at}: type must be \"command\" or \"prompt\", not {t}")),
+        };
+        let wrong: &[&str] = if ty == "command" { &["prompt", "model"] } else { &["command"] };
+        if let Some(k) = wrong.iter().find(|k| o.contains_key(**k)) {
+            return self.fail(format!("{at}: a {ty} hook cannot carry {}", quote(k)));
+        }
+        if let Some(t) = o.get("timeout") {
+            let whole = t.as_i64().is_some_and(|n| i32::try_from(n).is_ok());
+            if !whole {
+                self.fail(format!("{at}: timeout must be a whole number of seconds (32-bit), not {t}"));
+            }
+        }
+    }
+
+    fn event(&mut self, at: &str, spec: EventSpec, v: &Value) {
+        let Some(items) = v.as_array() else { return self.fail(format!("{at}: must be an array")) };
+        for (i, item) in items.iter().enumerate() {
+            let at = format!("{at}[{i}]");
+            if !spec.matcher {
+                self.handler(&at, item);
+                continue;
+            }
+            let Some(g) = item.as_object() else { return self.fail(format!("{at}: group is not an object")) };
+            for k in g.keys().filter(|k| !GROUP_KEYS.contains(&k.as_str())) {
+                self.warnings.push(format!("{at}: unknown key {} is discarded by Antigravity", quote(k)));
+            }
+            if g.get("matcher").is_some_and(|m| !m.is_string()) {
+                return self.fail(format!("{at}: matcher must be a string"));
+            }
+            match g.get("hooks") {
+                None => {}
+                Some(Value::Array(hs)) => hs.iter().enumerate().for_each(|(j, h)| self.handler(&format!("{at}.hooks[{j}]"), h)),
+                Some(_) => self.fail(format!("{at}: hooks must be an array")),
+            }
+        }
+    }
+
+    fn named(&mut self, name: &str, hook: &Value) {
+        if name == "enabled" {
+            return self.fail("\"enabled\" at the top level: every top-level key is a hook name".into());
+        }
+        let Some(o) = hook.as_object() else { return self.fail(format!("{name}: a named hook must be an object")) };
+        for (k, v) in o {
+            match (k.as_str(), event_of(k)) {
+                ("enabled", _) if !v.is_boolean() => self.fail(format!("{name}.enabled must be true or false")),
+                ("enabled", _) => {}
+                (_, Some(spec)) => self.event(&format!("{name}.{k}"), spec, v),
+                (_, None) => self.warnings.push(format!("{name}: {} is not an Antigravity event; it never fires", quote(k))),
+            }
+        }
+    }
+}
+
+pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+    let mut check = Check::default();
+    for (name, hook) in root {
+        check.named(name, hook);
+    }
+    if let Some(e) = check.error {
+        sink.file_diag(ctx, Severity::Error, None, format!("{e}; Antigravity loads no hook from this file"));
+        return 0;
+    }
+    for w in check.warnings {
+        sink.file_diag(ctx, Severity::Warning, None, w);
+    }
+    let mut count = 0;
+    for (name, hook) in root.iter().filter_map(|(n, h)| Some((n, h.as_object()?))) {
+        let enabled = hook.get("enabled").and_then(Value::as_bool).unwrap_or(true);
+        for (key, v) in hook {
+            let (Some(spec), Some(items)) = (event_of(key), v.as_array()) else { continue };
+            for (i, item) in items.iter().enumerate() {
+                let (matcher, handlers) = if spec.matcher {
+                    let hs = item.get("hooks").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+                    (item.get("matcher").and_then(Value::as_str), hs.iter().collect::<Vec<_>>())
+                } else {
+                    (None, vec![item])
+                };
+                for (j, h) in handlers.into_iter().enumerate() {
+                    let at = Place { name, spec, index: format!("{name}:{i}:{j}"), matcher, enabled };
+                    count += usize::from(add(ctx, &at, h, sink));
+                }
+            }
+        }
+    }
+    count
+}
+
+/// Where one handler sits.
+struct Place<'a> {
+    name: &'a str,
+    spec: EventSpec,
+    index: String,
+    matcher: Option<&'a str>,
+    enabled: bool,
+}
+
+fn add(ctx: &FileCtx, at: &Place, h: &Value, sink: &mut LoadSink) -> bool {
+    let event = at.spec.name;
+    if h.get("type").and_then(Value::as_str) == Some("prompt") {
+        let m = format!("{}: prompt hooks are run by Antigravity's own model; hookrt does not run them", at.name);
+        sink.file_diag(ctx, Severity::Warning, Some(event), m);
+        return false;
+    }
+    let Some(command) = h.get("command").and_then(Value::as_str).filter(|c| !c.trim().is_empty()) else {
+        let m = format!("{}: a command hook without a command loads and runs nothing", at.name);
+        sink.file_diag(ctx, Severity::Warning, Some(event), m);
+        return false;
+    };
+    let text = at.matcher.filter(|m| !m.is_empty() && *m != "*");
+    let matcher = match compile_matcher(text, ctx.style) {
+        Ok(m) => m,
+        Err(e) => {
+            sink.file_diag(ctx, Severity::Warning, Some(event), format!("{}: {e}; this hook never runs", at.name));
+            return false;
+        }
+    };
+    let spec = (at.spec.canonical, at.spec.result);
+    let mut hook = entry::hook(ctx, event, spec, &at.index, entry::shell(ctx.subst.apply(command), Vec::new()));
+    hook.matcher_text = text.map(str::to_owned);
+    hook.matcher = matcher;
+    hook.enabled = at.enabled;
+    hook.timeout = h.get("timeout").and_then(Value::as_i64).filter(|t| *t > 0).map(|t| t as f64);
+    hook.harness.name = Some(at.name.to_owned());
+    sink.hooks.push(hook);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_named_hooks;
+    use crate::vocab::Dialect;
+    use serde_json::json;
+    use std::path::Path;
+
+    fn obj(v: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn the_shape_tells_antigravity_from_the_agents_dialect() {
+        assert!(is_named_hooks(&obj(json!({"guard": {"PreToolUse": []}}))));
+        assert!(!is_named_hooks(&obj(json!({"PreToolUse": [{"matcher": "Bash", "command": "x"}]}))));
+        assert!(!is_named_hooks(&obj(json!({"hooks": {"Stop": [{"command": "x"}]}}))));
+        assert!(is_named_hooks(&obj(json!({"hooks": {"PreToolUse": [{"hooks": [{"command": "x"}]}]}}))));
+    }
+
+    #[test]
+    fn one_load_error_drops_the_file_and_unknown_events_only_warn() {
+        let load = |text: &str| {
+            let (hooks, diags) =
+                crate::load::parse_text(Path::new("/p/.agents/hooks.json"), Some(Dialect::Agents), text);
+            (hooks.iter().map(|h| h.dialect).collect::<Vec<_>>(), diags.iter().map(|d| d.message.clone()).collect::<Vec<_>>())
+        };
+        let good = r#"{"a":{"pretooluse":[{"matcher":"run_command","hooks":[{"command":"true","timeout":5}]}],"SessionEnd":[]}}"#;
+        let (hooks, diags) = load(good);
+        assert_eq!(hooks, vec![Dialect::Antigravity]);
+        assert!(diags.iter().any(|d| d.contains("\"SessionEnd\" is not an Antigravity event")), "{diags:?}");
+        let bad = r#"{"a":{"Stop":[{"command":"true"}]},"b":{"Stop":[{"command":"true","timeout":1.5}]}}"#;
+        let (hooks, diags) = load(bad);
+        assert!(hooks.is_empty());
+        assert!(diags.iter().any(|d| d.contains("b.Stop[0]: timeout must be a whole number")), "{diags:?}");
+    }
+}
