@@ -1,7 +1,7 @@
 // Public TypeScript types of hookrt (`require('hookrt')` / `import { createRuntime } from 'hookrt'`).
 
 /** Where a hook came from: whose configuration file declared it. */
-export type Dialect = 'claude' | 'codex' | 'opencode' | 'hermes' | 'native' | 'agents' | 'gemini' | 'cursor' | 'copilot' | 'windsurf' | 'qwen' | 'droid' | 'cline' | 'kimi' | 'auggie' | 'antigravity'
+export type Dialect = 'claude' | 'codex' | 'opencode' | 'hermes' | 'native' | 'agents' | 'gemini' | 'cursor' | 'copilot' | 'windsurf' | 'qwen' | 'droid' | 'cline' | 'kimi' | 'auggie' | 'antigravity' | 'kiro'
 
 /**
  * The dialect-independent events: every Claude Code hook event of 2026, Codex's `Interrupt`, and the

@@ -233,3 +233,35 @@ test('Antigravity: one load-time error drops the whole file, and convert writes 
     },
   })
 })
+
+test('Kiro: .kiro/hooks/<name>.json v1 files; exit 2 blocks with stderr, prompt-submit stdout is context, agent actions are not run', async (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.write('proj/.kiro/hooks/guard.json', {
+    version: 'v1',
+    hooks: [
+      { name: 'no-rm', trigger: 'PreToolUse', matcher: 'execute_bash', action: { type: 'command', command: `cat > ${p.path('stdin.json')}; echo no rm >&2; exit 2` }, timeout: 5 },
+      { name: 'ctx', trigger: 'UserPromptSubmit', action: { type: 'command', command: 'echo "repo uses pnpm; you said: $USER_PROMPT"' } },
+      { name: 'remind', trigger: 'PreToolUse', action: { type: 'agent', prompt: 'tests?' } },
+      { name: 'off', trigger: 'PreToolUse', action: { type: 'command', command: `touch ${p.path('ran')}` }, enabled: false },
+    ],
+  })
+  const rt = createRuntime({ cwd: p.path('proj'), homeDir: p.path('home'), requireHookApproval: false })
+  t.after(() => rt.close())
+  assert.ok(rt.diagnostics.some((d) => /agent actions/.test(d.message)), JSON.stringify(rt.diagnostics))
+  const r = await rt.dispatch('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'rm -rf x' } })
+  assert.deepEqual([r.outcome.decision, r.outcome.reason], ['deny', 'no rm'])
+  assert.equal(existsSync(p.path('ran')), false)
+  const stdin = JSON.parse(readFileSync(p.path('stdin.json'), 'utf8'))
+  assert.deepEqual(stdin, { hook_event_name: 'PreToolUse', cwd: p.path('proj'), tool_name: 'execute_bash', tool_input: { command: 'rm -rf x' } })
+  const prompt = await rt.dispatch('UserPromptSubmit', { prompt: 'add a dep' })
+  assert.deepEqual(prompt.outcome.contexts, ['repo uses pnpm; you said: add a dep'])
+  const read = await rt.dispatch('PreToolUse', { tool_name: 'Read', tool_input: { path: 'a' } })
+  assert.equal(read.runs.length, 0)
+  const conv = spawnSync(bin, ['convert', '--from', 'kiro', '--to', 'claude', '.kiro/hooks/guard.json'], { cwd: p.path('proj'), encoding: 'utf8' })
+  assert.equal(conv.status, 0, conv.stderr)
+  assert.equal(JSON.parse(conv.stdout).hooks.PreToolUse[0].matcher, 'Bash')
+  const back = spawnSync(bin, ['convert', '--from', 'claude', '--to', 'kiro', '-'], { cwd: p.path('proj'), input: conv.stdout, encoding: 'utf8' })
+  assert.equal(back.status, 0, back.stderr)
+  assert.deepEqual(JSON.parse(back.stdout).hooks[0], { name: 'PreToolUse-1', trigger: 'PreToolUse', matcher: 'execute_bash', action: { type: 'command', command: `cat > ${p.path('stdin.json')}; echo no rm >&2; exit 2` }, timeout: 5 })
+})

@@ -26,11 +26,12 @@ pub const CONFIG_FILES: &[(&str, Option<Dialect>)] = &[
     ("/h/.kimi-code/config.toml", Some(Dialect::Kimi)),
     ("/p/.augment/settings.json", Some(Dialect::Auggie)),
     ("/p/.agent/hooks.json", Some(Dialect::Antigravity)),
+    ("/p/.kiro/hooks/a.json", Some(Dialect::Kiro)),
     ("/x/hooks.json", None),
 ];
 
 /// Every dialect, for targets that pick one by a byte.
-pub const DIALECTS: [Dialect; 16] = Dialect::ALL;
+pub const DIALECTS: [Dialect; 17] = Dialect::ALL;
 
 /// A config file of any dialect: hooks and diagnostics, never a panic; every diagnostic names
 /// its file.

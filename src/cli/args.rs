@@ -129,8 +129,8 @@ pub(crate) enum Command {
         action: TrustAction,
     },
     /// Print the hooks of one dialect's file as another's: claude, codex, codex-toml, opencode,
-    /// gemini, cursor, copilot, windsurf, qwen, droid, auggie, antigravity, native (hermes,
-    /// agents, cline and kimi can be read). Units and
+    /// gemini, cursor, copilot, windsurf, qwen, droid, auggie, antigravity, kiro, native
+    /// (hermes, agents, cline and kimi can be read). Units and
     /// event and tool names are converted; what the target cannot express is a warning on
     /// stderr. Exit 1 when nothing could be converted.
     Convert {

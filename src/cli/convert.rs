@@ -6,7 +6,7 @@ use crate::cli::Io;
 /// reads it like any other file.
 pub(crate) fn convert(from: &str, to: &str, file: &str, io: Io<'_>) -> i32 {
     use crate::convert::{convert_file, Format};
-    let names = "claude, codex, codex-toml, opencode, gemini, cursor, copilot, windsurf, qwen, droid, auggie, antigravity, native";
+    let names = "claude, codex, codex-toml, opencode, gemini, cursor, copilot, windsurf, qwen, droid, auggie, antigravity, kiro, native";
     let (Some(f), Some(t)) = (Format::parse(from), Format::parse(to)) else {
         let _ =
             writeln!(io.err, "hookrt: --from and --to take one of: {names} (and hermes, agents, cline, kimi to read)");

@@ -82,7 +82,7 @@ fn command_entry(
         Dialect::Cursor | Dialect::Windsurf => {
             e.insert("command".into(), json!(shell_line(command, args, warns)));
         }
-        Dialect::Droid | Dialect::Antigravity => {
+        Dialect::Droid | Dialect::Antigravity | Dialect::Kiro => {
             e.insert("type".into(), json!("command"));
             e.insert("command".into(), json!(shell_line(command, args, warns)));
         }

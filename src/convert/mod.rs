@@ -159,6 +159,27 @@ fn grouped(d: Dialect, event: &str) -> bool {
     )
 }
 
+/// Kiro's v1 file: one named entry per hook, its command as a `command` action.
+fn kiro_file(events: Map<String, Value>) -> Value {
+    let mut hooks = Vec::new();
+    for (event, list) in &events {
+        for (i, e) in list.as_array().into_iter().flatten().enumerate() {
+            let mut h = Map::new();
+            h.insert("name".into(), json!(format!("{event}-{}", i + 1)));
+            h.insert("trigger".into(), json!(event));
+            if let Some(m) = e.get("matcher") {
+                h.insert("matcher".into(), m.clone());
+            }
+            h.insert("action".into(), json!({"type": "command", "command": e.get("command")}));
+            if let Some(t) = e.get("timeout") {
+                h.insert("timeout".into(), t.clone());
+            }
+            hooks.push(Value::Object(h));
+        }
+    }
+    json!({"version": "v1", "hooks": hooks})
+}
+
 fn write(to: Format, events: Map<String, Value>) -> String {
     let root = match to.dialect() {
         Dialect::Native => json!({"version": 1, "events": events}),
@@ -167,6 +188,7 @@ fn write(to: Format, events: Map<String, Value>) -> String {
         Dialect::Droid => Value::Object(events),
         // One named hook.
         Dialect::Antigravity => json!({"hookrt": events}),
+        Dialect::Kiro => kiro_file(events),
         _ => json!({"hooks": events}),
     };
     if to == Format::CodexToml {

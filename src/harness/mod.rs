@@ -15,6 +15,7 @@ pub(crate) mod droid;
 pub(crate) mod gemini;
 pub(crate) mod hermes;
 pub(crate) mod kimi;
+pub(crate) mod kiro;
 pub(crate) mod native;
 pub(crate) mod opencode;
 pub(crate) mod qwen;

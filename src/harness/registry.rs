@@ -7,7 +7,7 @@ use crate::vocab::{CanonicalEvent, Dialect, DispatchEvent, Scope, ToolResult};
 use std::path::Path;
 
 /// Every harness, in registry order (the order of [`Dialect::ALL`]).
-pub(crate) static HARNESSES: [&dyn Harness; 16] = [
+pub(crate) static HARNESSES: [&dyn Harness; 17] = [
     &crate::harness::claude::Claude,
     &crate::harness::codex::Codex,
     &crate::harness::opencode::Opencode,
@@ -24,6 +24,7 @@ pub(crate) static HARNESSES: [&dyn Harness; 16] = [
     &crate::harness::kimi::Kimi,
     &crate::harness::auggie::Auggie,
     &crate::harness::antigravity::Antigravity,
+    &crate::harness::kiro::Kiro,
 ];
 
 /// The harness of a dialect.
@@ -78,9 +79,24 @@ fn scope_rank(s: Scope) -> u8 {
 pub(crate) fn discovery(roots: Roots) -> Vec<Candidate> {
     use Dialect::*;
     // Within a phase the family reads `.agents` before the native project file.
-    const ORDER: [Dialect; 16] = [
-        Claude, Codex, Opencode, Hermes, Agents, Native, Gemini, Cursor, Copilot, Windsurf, Qwen, Droid, Cline, Kimi, Auggie,
+    const ORDER: [Dialect; 17] = [
+        Claude,
+        Codex,
+        Opencode,
+        Hermes,
+        Agents,
+        Native,
+        Gemini,
+        Cursor,
+        Copilot,
+        Windsurf,
+        Qwen,
+        Droid,
+        Cline,
+        Kimi,
+        Auggie,
         Antigravity,
+        Kiro,
     ];
     let mut family: Vec<(u8, Candidate)> = Vec::new();
     let mut own = Vec::new();
@@ -103,9 +119,25 @@ pub(crate) fn recognise(path: &Path, root: Option<&serde_json::Value>) -> Dialec
         return Native;
     }
     // Where the file lives, most specific first.
-    for d in
-        [Native, Opencode, Gemini, Cursor, Copilot, Windsurf, Qwen, Droid, Cline, Kimi, Auggie, Antigravity, Codex, Claude, Hermes, Agents]
-    {
+    for d in [
+        Native,
+        Opencode,
+        Gemini,
+        Cursor,
+        Copilot,
+        Windsurf,
+        Qwen,
+        Droid,
+        Cline,
+        Kimi,
+        Auggie,
+        Antigravity,
+        Kiro,
+        Codex,
+        Claude,
+        Hermes,
+        Agents,
+    ] {
         if of(d).owns_path(path) {
             return d;
         }

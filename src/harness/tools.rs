@@ -11,36 +11,36 @@ use crate::vocab::{Dialect, ToolClass};
 struct Tool {
     claude: &'static str,
     class: Option<ToolClass>,
-    /// Gemini, Copilot, Cursor, Hermes, Qwen Code, Droid, Cline, Auggie, Antigravity.
-    others: [Names; 9],
+    /// Gemini, Copilot, Cursor, Hermes, Qwen Code, Droid, Cline, Auggie, Antigravity, Kiro.
+    others: [Names; 10],
 }
 
 type Names = &'static [&'static str];
 
-const fn t(claude: &'static str, class: Option<ToolClass>, others: [Names; 9]) -> Tool {
+const fn t(claude: &'static str, class: Option<ToolClass>, others: [Names; 10]) -> Tool {
     Tool { claude, class, others }
 }
 
 use ToolClass::*;
 
 /// The first spelling in each list is the one written by `convert` and sent on stdin. Columns:
-/// Gemini, Copilot, Cursor, Hermes, Qwen Code, Droid, Cline, Auggie, Antigravity.
+/// Gemini, Copilot, Cursor, Hermes, Qwen Code, Droid, Cline, Auggie, Antigravity, Kiro.
 #[rustfmt::skip]
 const TOOLS: &[Tool] = &[
-    t("Bash", Some(Shell), [&["run_shell_command"], &["bash", "powershell"], &["Shell"], &["terminal"], &["run_shell_command"], &["Execute"], &["run_commands"], &["launch-process"], &["run_command"]]),
-    t("Read", Some(Read), [&["read_file", "read_many_files"], &["view"], &["Read"], &["read_file"], &["read_file"], &["Read"], &["read_files"], &["view"], &["view_file"]]),
-    t("Write", Some(Write), [&["write_file"], &["create"], &["Write"], &["write_file"], &["write_file"], &["Create"], &["editor"], &["save-file"], &["write_to_file"]]),
-    t("Edit", Some(Write), [&["replace"], &["edit", "str_replace_editor", "apply_patch"], &["Edit"], &["patch"], &["edit"], &["Edit"], &[], &["str-replace-editor", "apply_patch"], &["replace_file_content"]]),
-    t("MultiEdit", Some(Write), [&[], &[], &["MultiEdit"], &[], &[], &[], &[], &[], &[]]),
-    t("NotebookEdit", Some(Write), [&[], &[], &["NotebookEdit"], &[], &["notebook_edit"], &[], &[], &[], &[]]),
-    t("Grep", None, [&["search_file_content", "grep_search"], &["grep", "rg"], &["Grep"], &["search_files"], &["grep_search"], &["Grep"], &[], &["grep-search"], &[]]),
-    t("Glob", None, [&["glob"], &["glob"], &["Glob"], &[], &["glob"], &["Glob"], &[], &[], &[]]),
-    t("LS", None, [&["list_directory"], &[], &["LS"], &[], &["list_directory"], &["LS"], &[], &[], &[]]),
-    t("WebFetch", None, [&["web_fetch"], &["web_fetch"], &["WebFetch"], &["web_extract"], &["web_fetch"], &["FetchUrl"], &[], &["web-fetch"], &[]]),
-    t("WebSearch", None, [&["google_web_search"], &["web_search"], &["WebSearch"], &["web_search"], &["web_search"], &["WebSearch"], &[], &["web-search"], &[]]),
-    t("TodoWrite", None, [&["write_todos"], &["update_todo"], &["TodoWrite"], &["todo"], &["todo_write"], &["TodoWrite"], &[], &[], &[]]),
-    t("Task", None, [&[], &["task"], &["Task"], &["delegate_task"], &["agent"], &["Task"], &[], &[], &[]]),
-    t("AskUserQuestion", None, [&[], &["ask_user"], &[], &["clarify"], &["ask_user_question"], &[], &[], &[], &[]]),
+    t("Bash", Some(Shell), [&["run_shell_command"], &["bash", "powershell"], &["Shell"], &["terminal"], &["run_shell_command"], &["Execute"], &["run_commands"], &["launch-process"], &["run_command"], &["execute_bash"]]),
+    t("Read", Some(Read), [&["read_file", "read_many_files"], &["view"], &["Read"], &["read_file"], &["read_file"], &["Read"], &["read_files"], &["view"], &["view_file"], &["fs_read"]]),
+    t("Write", Some(Write), [&["write_file"], &["create"], &["Write"], &["write_file"], &["write_file"], &["Create"], &["editor"], &["save-file"], &["write_to_file"], &["fs_write"]]),
+    t("Edit", Some(Write), [&["replace"], &["edit", "str_replace_editor", "apply_patch"], &["Edit"], &["patch"], &["edit"], &["Edit"], &[], &["str-replace-editor", "apply_patch"], &["replace_file_content"], &["fs_write"]]),
+    t("MultiEdit", Some(Write), [&[], &[], &["MultiEdit"], &[], &[], &[], &[], &[], &[], &[]]),
+    t("NotebookEdit", Some(Write), [&[], &[], &["NotebookEdit"], &[], &["notebook_edit"], &[], &[], &[], &[], &[]]),
+    t("Grep", None, [&["search_file_content", "grep_search"], &["grep", "rg"], &["Grep"], &["search_files"], &["grep_search"], &["Grep"], &[], &["grep-search"], &[], &[]]),
+    t("Glob", None, [&["glob"], &["glob"], &["Glob"], &[], &["glob"], &["Glob"], &[], &[], &[], &[]]),
+    t("LS", None, [&["list_directory"], &[], &["LS"], &[], &["list_directory"], &["LS"], &[], &[], &[], &[]]),
+    t("WebFetch", None, [&["web_fetch"], &["web_fetch"], &["WebFetch"], &["web_extract"], &["web_fetch"], &["FetchUrl"], &[], &["web-fetch"], &[], &[]]),
+    t("WebSearch", None, [&["google_web_search"], &["web_search"], &["WebSearch"], &["web_search"], &["web_search"], &["WebSearch"], &[], &["web-search"], &[], &[]]),
+    t("TodoWrite", None, [&["write_todos"], &["update_todo"], &["TodoWrite"], &["todo"], &["todo_write"], &["TodoWrite"], &[], &[], &[], &[]]),
+    t("Task", None, [&[], &["task"], &["Task"], &["delegate_task"], &["agent"], &["Task"], &[], &[], &[], &[]]),
+    t("AskUserQuestion", None, [&[], &["ask_user"], &[], &["clarify"], &["ask_user_question"], &[], &[], &[], &[], &[]]),
 ];
 
 /// The column of a harness that names tools its own way.
@@ -55,6 +55,7 @@ fn column(dialect: Dialect) -> Option<usize> {
         Dialect::Cline => 6,
         Dialect::Auggie => 7,
         Dialect::Antigravity => 8,
+        Dialect::Kiro => 9,
         _ => return None,
     })
 }

@@ -42,11 +42,13 @@ pub enum Dialect {
     /// Google Antigravity: named hooks in `hooks.json` of `.agents/` (told from the `.agents`
     /// dialect by shape), `.agent/`, `_agents/` or `_agent/`.
     Antigravity,
+    /// Kiro CLI 3.x standalone hook files `.kiro/hooks/<name>.json`, `~/.kiro/hooks/<name>.json`.
+    Kiro,
 }
 
 impl Dialect {
     /// Every dialect, in registry order.
-    pub const ALL: [Dialect; 16] = [
+    pub const ALL: [Dialect; 17] = [
         Dialect::Claude,
         Dialect::Codex,
         Dialect::Opencode,
@@ -63,6 +65,7 @@ impl Dialect {
         Dialect::Kimi,
         Dialect::Auggie,
         Dialect::Antigravity,
+        Dialect::Kiro,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -83,6 +86,7 @@ impl Dialect {
             Dialect::Kimi => "kimi",
             Dialect::Auggie => "auggie",
             Dialect::Antigravity => "antigravity",
+            Dialect::Kiro => "kiro",
         }
     }
 

@@ -47,7 +47,10 @@ impl Harness for Antigravity {
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {
-        ROOTS.iter().map(|d| Candidate::of(r.cwd.join(d).join("hooks.json"), Dialect::Antigravity, Scope::Project)).collect()
+        ROOTS
+            .iter()
+            .map(|d| Candidate::of(r.cwd.join(d).join("hooks.json"), Dialect::Antigravity, Scope::Project))
+            .collect()
     }
 
     fn owns_path(&self, path: &Path) -> bool {

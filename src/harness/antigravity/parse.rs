@@ -19,9 +19,8 @@ pub(crate) fn is_named_hooks(root: &Map<String, Value>) -> bool {
         return true;
     }
     let Some(inner) = root.get("hooks").and_then(Value::as_object) else { return false };
-    let has_groups = |v: &Value| {
-        v.as_array().is_some_and(|a| a.iter().any(|g| g.get("hooks").is_some_and(Value::is_array)))
-    };
+    let has_groups =
+        |v: &Value| v.as_array().is_some_and(|a| a.iter().any(|g| g.get("hooks").is_some_and(Value::is_array)));
     inner.contains_key("enabled") || inner.values().any(has_groups)
 }
 
@@ -81,7 +80,9 @@ impl Check {
             }
             match g.get("hooks") {
                 None => {}
-                Some(Value::Array(hs)) => hs.iter().enumerate().for_each(|(j, h)| self.handler(&format!("{at}.hooks[{j}]"), h)),
+                Some(Value::Array(hs)) => {
+                    hs.iter().enumerate().for_each(|(j, h)| self.handler(&format!("{at}.hooks[{j}]"), h))
+                }
                 Some(_) => self.fail(format!("{at}: hooks must be an array")),
             }
         }
@@ -97,7 +98,9 @@ impl Check {
                 ("enabled", _) if !v.is_boolean() => self.fail(format!("{name}.enabled must be true or false")),
                 ("enabled", _) => {}
                 (_, Some(spec)) => self.event(&format!("{name}.{k}"), spec, v),
-                (_, None) => self.warnings.push(format!("{name}: {} is not an Antigravity event; it never fires", quote(k))),
+                (_, None) => {
+                    self.warnings.push(format!("{name}: {} is not an Antigravity event; it never fires", quote(k)))
+                }
             }
         }
     }
@@ -201,7 +204,10 @@ mod tests {
         let load = |text: &str| {
             let (hooks, diags) =
                 crate::load::parse_text(Path::new("/p/.agents/hooks.json"), Some(Dialect::Agents), text);
-            (hooks.iter().map(|h| h.dialect).collect::<Vec<_>>(), diags.iter().map(|d| d.message.clone()).collect::<Vec<_>>())
+            (
+                hooks.iter().map(|h| h.dialect).collect::<Vec<_>>(),
+                diags.iter().map(|d| d.message.clone()).collect::<Vec<_>>(),
+            )
         };
         let good = r#"{"a":{"pretooluse":[{"matcher":"run_command","hooks":[{"command":"true","timeout":5}]}],"SessionEnd":[]}}"#;
         let (hooks, diags) = load(good);

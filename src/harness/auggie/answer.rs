@@ -134,7 +134,9 @@ fn specific(h: &Map<String, Value>) -> bool {
                 && str_or_absent("permissionDecisionReason")
                 && h.get("updatedInput").is_none_or(Value::is_object)
         }
-        Some("PostToolUse") => block_or_absent("decision") && str_or_absent("reason") && str_or_absent("additionalContext"),
+        Some("PostToolUse") => {
+            block_or_absent("decision") && str_or_absent("reason") && str_or_absent("additionalContext")
+        }
         Some("Stop") => block_or_absent("decision") && str_or_absent("reason"),
         Some("SessionStart") => str_or_absent("additionalContext"),
         Some("SessionEnd" | "Notification") => true,

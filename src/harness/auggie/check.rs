@@ -111,7 +111,7 @@ fn handler(h: &Value, at: String, unknown: &mut Vec<(String, String)>) -> Result
     if o.get("type").and_then(Value::as_str) != Some("command") {
         return Err(problem(at, "type must be \"command\""));
     }
-    if !o.get("command").and_then(Value::as_str).is_some_and(|c| !c.is_empty()) {
+    if o.get("command").and_then(Value::as_str).is_none_or(str::is_empty) {
         return Err(problem(at, "command must be a non-empty string"));
     }
     if let Some(a) = o.get("args") {
@@ -133,7 +133,8 @@ mod tests {
     use std::path::Path;
 
     fn load(text: &str) -> (Vec<String>, Vec<String>) {
-        let (hooks, diags) = crate::load::parse_text(Path::new("/p/.augment/settings.json"), Some(Dialect::Auggie), text);
+        let (hooks, diags) =
+            crate::load::parse_text(Path::new("/p/.augment/settings.json"), Some(Dialect::Auggie), text);
         (hooks.iter().map(|h| h.event.clone()).collect(), diags.iter().map(|d| d.message.clone()).collect())
     }
 
@@ -146,7 +147,10 @@ mod tests {
               "Stop":[{"hooks":[{"type":"command","command":"true","timeout":5000}]}]}}"#,
         );
         assert_eq!(events, vec!["Stop"]);
-        assert!(diags.iter().any(|d| d.contains("hooks[PreToolUse][1].hooks[0]: type must be \"command\"")), "{diags:?}");
+        assert!(
+            diags.iter().any(|d| d.contains("hooks[PreToolUse][1].hooks[0]: type must be \"command\"")),
+            "{diags:?}"
+        );
     }
 
     #[test]

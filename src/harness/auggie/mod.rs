@@ -128,7 +128,14 @@ impl Harness for Auggie {
         true
     }
 
-    fn read_run(&self, code: Option<i32>, event: CanonicalEvent, stdout: &str, stderr: &str, out: &mut RunOutcome) -> bool {
+    fn read_run(
+        &self,
+        code: Option<i32>,
+        event: CanonicalEvent,
+        stdout: &str,
+        stderr: &str,
+        out: &mut RunOutcome,
+    ) -> bool {
         answer::read(code, event, stdout, stderr, out);
         true
     }
@@ -231,7 +238,10 @@ mod tests {
 
     #[test]
     fn a_command_runs_without_a_shell_unless_it_needs_one() {
-        assert_eq!(spawn_form(shell("python3 'my guard.py' -v", None)), shell("python3", Some(vec!["my guard.py", "-v"])));
+        assert_eq!(
+            spawn_form(shell("python3 'my guard.py' -v", None)),
+            shell("python3", Some(vec!["my guard.py", "-v"]))
+        );
         assert_eq!(spawn_form(shell("./guard.sh", None)), shell("./guard.sh", Some(vec![])));
         assert_eq!(spawn_form(shell("cat > /tmp/x", None)), shell("cat > /tmp/x", None));
         assert_eq!(spawn_form(shell("~/bin/g", Some(vec!["a"]))), shell("~/bin/g a", None));
