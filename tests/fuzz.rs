@@ -71,6 +71,12 @@ const FILES: &[&str] = &[
     "proj/.cursor/hooks.json",
     "proj/.github/hooks/a.json",
     "proj/.windsurf/hooks.json",
+    "proj/.qwen/settings.json",
+    "proj/.factory/hooks.json",
+    "home/.kimi-code/config.toml",
+    "proj/.augment/settings.json",
+    "proj/_agent/hooks.json",
+    "proj/.kiro/hooks/a.json",
 ];
 
 /// The other harnesses' files with their own event names, for shaped trees.
@@ -79,6 +85,8 @@ const HARNESS_FILES: &[(&str, Dialect)] = &[
     ("proj/.cursor/hooks.json", Dialect::Cursor),
     ("proj/.github/hooks/a.json", Dialect::Copilot),
     ("proj/.windsurf/hooks.json", Dialect::Windsurf),
+    ("proj/.augment/settings.json", Dialect::Auggie),
+    ("proj/.qwen/settings.json", Dialect::Qwen),
 ];
 
 fn load_with(files: &[(&str, Vec<u8>)]) -> usize {
@@ -127,6 +135,17 @@ proptest! {
         // Gemini nests entries in groups; the others list them directly.
         let list = if wrap { serde_json::json!([{"matcher": extra, "sequential": true, "hooks": entries}]) } else { Value::Array(entries) };
         let root = serde_json::json!({"version": 1, "hooksConfig": extra, "hooks": {event: list}});
+        load_with(&[(file, serde_json::to_vec(&root).unwrap())]);
+    }
+
+    #[test]
+    fn antigravity_named_hooks(ev in 0usize..8, items in prop::collection::vec(json_value(), 0..4), enabled in json_value(),
+                               grouped in any::<bool>(), at in 0usize..2) {
+        let names = hookrt::event_names(Dialect::Antigravity);
+        let event = names.get(ev).copied().unwrap_or("SessionEnd");
+        let list = if grouped { serde_json::json!([{"matcher": "run_command", "hooks": items}]) } else { Value::Array(items) };
+        let root = serde_json::json!({"guard": {"enabled": enabled, event: list}});
+        let file = ["proj/.agents/hooks.json", "proj/.agent/hooks.json"][at];
         load_with(&[(file, serde_json::to_vec(&root).unwrap())]);
     }
 
