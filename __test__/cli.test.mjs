@@ -2,7 +2,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { chmodSync } from 'node:fs'
+import { chmodSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { project, answer, bin, root } from './helpers.mjs'
 
@@ -238,4 +238,25 @@ test('a config file the user cannot read is the diagnostic "cannot read config: 
   // The same check as root reads the file.
   const ok = spawnSync(native, ['validate', '--json', '--cwd', p.path('proj'), '--home', p.path('home'), '--managed-settings', p.path('m.json'), '--require-hook-approval=off'], { encoding: 'utf8' })
   assert.deepEqual(JSON.parse(ok.stdout), [])
+})
+
+test('schema: hookrt schema prints a draft 2020-12 schema with its $id; validate reports where a file breaks it', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  let r = hookrt(p, ['schema', '--dialect', 'claude'])
+  assert.equal(r.code, 0, r.err)
+  const s = JSON.parse(r.out)
+  assert.equal(s.$schema, 'https://json-schema.org/draft/2020-12/schema')
+  assert.equal(s.$id, 'https://hookrt.dev/schemas/claude.schema.json')
+  assert.deepEqual(JSON.parse(readFileSync(new URL('../schemas/claude.schema.json', import.meta.url), 'utf8')), s)
+  r = hookrt(p, ['schema', '--dialect', 'cline'])
+  assert.equal(r.code, 1)
+  assert.match(r.err, /no JSON Schema for cline/)
+  p.claude({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }, { type: 'command', timeout: 5 }] }] })
+  r = hookrt(p, ['validate', '--json'])
+  assert.equal(r.code, 1)
+  const schema = JSON.parse(r.out).filter((d) => d.message.endsWith('(claude schema)'))
+  assert.equal(schema.length, 1, r.out)
+  assert.equal(schema[0].event, 'PreToolUse')
+  assert.match(schema[0].message, /^hooks\[PreToolUse\]\[0\]\.hooks\[1\]: .*command/)
 })

@@ -181,3 +181,14 @@ test('the real dsh runs the installed hookrt/dsh plugin', { skip: process.env.HO
   assert.ok(passed >= 7, `expected the dsh scenarios to run, got:\n${out}`)
   assert.match(r.stdout, /^# fail 0$/m)
 })
+
+test('the installed package ships a JSON Schema per dialect that has one, with its $id', () => {
+  const dir = join(app, 'node_modules', 'hookrt', 'schemas')
+  const files = readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort()
+  assert.ok(files.includes('claude.schema.json'), files.join(', '))
+  for (const f of files) {
+    const s = JSON.parse(readFileSync(join(dir, f), 'utf8'))
+    assert.equal(s.$schema, 'https://json-schema.org/draft/2020-12/schema')
+    assert.equal(s.$id, `https://hookrt.dev/schemas/${f}`)
+  }
+})

@@ -95,6 +95,14 @@ pub(crate) struct Shared {
 pub(crate) enum Command {
     /// Serve the JSON-lines protocol on stdin/stdout.
     Listen,
+    /// Print the JSON Schema (draft 2020-12) of a dialect's hook file, or of every dialect that
+    /// has one (an object keyed by dialect); with --out, write `<dialect>.schema.json` files.
+    Schema {
+        #[arg(long, value_name = "DIALECT")]
+        dialect: Option<String>,
+        #[arg(long, value_name = "DIR")]
+        out: Option<std::path::PathBuf>,
+    },
     /// Check configuration; exit 1 on errors (or warnings with --strict).
     Validate {
         #[arg(long)]

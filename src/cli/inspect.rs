@@ -8,18 +8,21 @@ use serde_json::Value;
 /// Prints every diagnostic; exit 1 on errors (or warnings with `--strict`).
 pub(crate) fn validate(rt: &Runtime, strict: bool, json: bool, io: Io<'_>) -> i32 {
     let l = rt.loaded();
+    // The loader's diagnostics, then what each file's JSON Schema adds.
+    let mut diagnostics = l.diagnostics.clone();
+    diagnostics.extend(crate::load::schema_diagnostics(&l));
     if json {
-        let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&l.diagnostics).unwrap_or_default());
+        let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&diagnostics).unwrap_or_default());
     } else {
-        for d in &l.diagnostics {
+        for d in &diagnostics {
             let sev = if d.severity == Severity::Error { "error" } else { "warning" };
             let _ = writeln!(io.out, "{sev}: {}: {}", d.file.as_deref().unwrap_or("-"), d.message);
         }
-        let (files, hooks, problems) = (l.sources.len(), l.table.hooks().len(), l.diagnostics.len());
+        let (files, hooks, problems) = (l.sources.len(), l.table.hooks().len(), diagnostics.len());
         let _ = writeln!(io.out, "{files} file(s), {hooks} hook(s), {problems} problem(s)");
     }
-    let errors = l.diagnostics.iter().any(|d| d.severity == Severity::Error);
-    let warnings = l.diagnostics.iter().any(|d| d.severity == Severity::Warning);
+    let errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
+    let warnings = diagnostics.iter().any(|d| d.severity == Severity::Warning);
     i32::from(errors || (strict && warnings))
 }
 

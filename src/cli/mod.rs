@@ -7,6 +7,7 @@ mod history;
 mod inside;
 mod inspect;
 mod run;
+mod schema;
 mod serve;
 mod serve_client;
 mod serve_http;
@@ -81,6 +82,7 @@ async fn without_runtime<'a>(
             0
         }
         Some(Command::Convert { from, to, file }) => convert::convert(&from, &to, &file, io),
+        Some(Command::Schema { dialect, out }) => schema::schema(dialect, out, io),
         Some(Command::History { file, session, event, hook, decision, limit, follow, json, html }) => {
             let filter = crate::runtime::history::view::Filter { session, event, hook, decision, limit };
             let file = file.or(shared.history.clone()).or_else(|| inside::history_file(shared));
@@ -139,6 +141,7 @@ async fn command(argv: Vec<String>, shutdown: CancellationToken, mut io: Io<'_>)
         Command::Version
         | Command::Help
         | Command::Convert { .. }
+        | Command::Schema { .. }
         | Command::History { .. }
         | Command::Hook { .. }
         | Command::Install { .. }

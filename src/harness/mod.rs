@@ -21,6 +21,7 @@ pub(crate) mod opencode;
 pub(crate) mod qwen;
 pub(crate) mod registry;
 pub(crate) mod reply;
+pub(crate) mod schema;
 pub(crate) mod stdin;
 pub(crate) mod tools;
 pub(crate) mod trust;
@@ -138,6 +139,12 @@ pub(crate) trait Harness: Sync {
 
     /// How diagnostics name one of its files.
     fn file_kind(&self, path: &Path) -> &'static str;
+
+    /// The type of its hook file, for `hookrt schema` and `hookrt validate`; `None` while it has
+    /// none (or its hooks are not a file of settings, as Cline's).
+    fn file_schema(&self) -> Option<&'static schema::FileSchema> {
+        None
+    }
 
     /// Another dialect whose file this root is, by its shape (the `.agents/hooks.json` of
     /// Antigravity's named hooks); `None` keeps this one.

@@ -6,6 +6,7 @@
 pub(crate) mod consent;
 pub(crate) mod discovery;
 mod read;
+mod schema_check;
 pub(crate) mod script;
 mod switches;
 pub(crate) mod table;
@@ -19,6 +20,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub use consent::ListedHook;
+pub(crate) use schema_check::schema_diagnostics;
 pub(crate) use table::HookTable;
 pub use trust_store::{store_path, TrustStatus, TrustStore};
 

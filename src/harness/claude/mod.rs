@@ -10,6 +10,7 @@ mod handlers;
 pub(crate) mod input;
 pub(crate) mod plugins;
 pub(crate) mod reply;
+pub(crate) mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, PluginDir, Roots};
 use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};
@@ -54,6 +55,12 @@ pub(crate) fn parse_member(
 const RULES: GroupRules = GroupRules::seconds(true, true, claude_kinds);
 
 impl Harness for Claude {
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        static S: crate::harness::schema::FileSchema =
+            crate::harness::schema::FileSchema::of::<schema::ClaudeSettings>();
+        Some(&S)
+    }
+
     fn dialect(&self) -> Dialect {
         Dialect::Claude
     }

@@ -42,6 +42,11 @@ pub(crate) static EVENTS: [EventSpec; 14] = [
 const RULES: GroupRules = GroupRules::seconds(true, true, crate::harness::claude::claude_kinds);
 
 impl Harness for Codex {
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<CodexFile>();
+        Some(&S)
+    }
+
     fn dialect(&self) -> Dialect {
         Dialect::Codex
     }
@@ -197,4 +202,51 @@ fn model_request(ctx: &PayloadCtx) -> Map<String, Value> {
 
 fn is_toml(path: &Path) -> bool {
     path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".toml"))
+}
+
+/// Codex hooks use Claude's handlers and matchers.
+struct CodexFamily;
+
+impl crate::harness::claude::schema::Family for CodexFamily {
+    const NAME: &'static str = "Codex";
+    const KINDS: &'static [&'static str] = &["command", "http", "prompt", "agent", "mcp_tool"];
+    const CLAUDE_HTTP: bool = true;
+    const STYLE: MatcherStyle = MatcherStyle::LiteralOrRegex;
+}
+
+crate::harness::claude::schema::events_object!(
+    CodexEvents,
+    CodexFamily,
+    [
+        SessionStart,
+        SessionEnd,
+        UserPromptSubmit,
+        PreToolUse,
+        PostToolUse,
+        Stop,
+        SubagentStart,
+        SubagentStop,
+        Notification,
+        PreCompact,
+        PermissionRequest,
+        Interrupt,
+        PostCompact,
+        PreModelRequest
+    ]
+);
+
+/// A Codex `hooks.json` (or the `[hooks]` table of `config.toml`).
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[schemars(title = "Codex hooks")]
+struct CodexFile {
+    #[allow(dead_code)]
+    hooks: Option<CodexEvents>,
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_schema_knows_every_event_the_loader_reads() {
+        assert_eq!(super::CodexEvents::NAMES, crate::harness::event_names(crate::vocab::Dialect::Codex));
+    }
 }

@@ -56,6 +56,11 @@ fn kinds(ty: &str) -> Option<HandlerKind> {
 const RULES: GroupRules = GroupRules { millis_from: Some(1000.0), ..GroupRules::seconds(false, false, kinds) };
 
 impl Harness for Qwen {
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<QwenSettings>();
+        Some(&S)
+    }
+
     fn dialect(&self) -> Dialect {
         Dialect::Qwen
     }
@@ -157,10 +162,61 @@ impl Harness for Qwen {
     }
 }
 
+/// Qwen Code's handlers: `command`, `http` (any URL), `prompt`; unanchored regex matchers.
+struct QwenFamily;
+
+impl crate::harness::claude::schema::Family for QwenFamily {
+    const NAME: &'static str = "Qwen";
+    const KINDS: &'static [&'static str] = &["command", "http", "prompt"];
+    const CLAUDE_HTTP: bool = false;
+    const STYLE: MatcherStyle = MatcherStyle::Regex;
+}
+
+crate::harness::claude::schema::events_object!(
+    QwenEvents,
+    QwenFamily,
+    [
+        SessionStart,
+        SessionEnd,
+        UserPromptSubmit,
+        UserPromptExpansion,
+        PreToolUse,
+        PostToolUse,
+        PostToolUseFailure,
+        PostToolBatch,
+        Stop,
+        StopFailure,
+        SubagentStart,
+        SubagentStop,
+        Notification,
+        PreCompact,
+        PostCompact,
+        PermissionRequest,
+        PermissionDenied,
+        MessageDisplay,
+        InstructionsLoaded,
+        TodoCreated,
+        TodoCompleted
+    ]
+);
+
+/// A Qwen Code `settings.json`.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[schemars(title = "Qwen Code settings (hooks)")]
+struct QwenSettings {
+    #[allow(dead_code)]
+    hooks: Option<QwenEvents>,
+}
+
 #[cfg(test)]
 mod tests {
     use crate::vocab::Dialect;
     use std::path::Path;
+
+    #[test]
+    fn the_schema_knows_every_event_the_loader_reads() {
+        assert_eq!(super::QwenEvents::NAMES, crate::harness::event_names(Dialect::Qwen));
+    }
 
     #[test]
     fn a_timeout_is_seconds_below_1000_and_milliseconds_from_there() {

@@ -1,0 +1,370 @@
+//! The Claude Code family's file type (`{hooks: {Event: [{matcher, hooks: [handler]}]}}`), for
+//! Claude Code, Codex and Qwen Code: the JSON Schema `hookrt schema` writes and the check
+//! `hookrt validate` runs (crate::harness::schema). Each family member says which handler types
+//! it takes, how it reads a matcher and which events it has.
+
+// The fields exist to be checked and described, never read back.
+#![allow(dead_code)]
+
+use crate::config::if_rule::Rule;
+use crate::harness::schema::{NonBlank, Positive, StringMap};
+use crate::vocab::MatcherStyle;
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
+/// What one family member allows.
+pub(crate) trait Family: 'static {
+    const NAME: &'static str;
+    /// The `type` words it accepts (`command` when missing).
+    const KINDS: &'static [&'static str];
+    /// Claude's `http` rules (an `http(s)://` URL, `allowedEnvVars`).
+    const CLAUDE_HTTP: bool;
+    const STYLE: MatcherStyle;
+}
+
+/// Fields every handler may carry.
+#[derive(Deserialize, JsonSchema)]
+pub(crate) struct Common {
+    /// Seconds.
+    timeout: Option<Positive>,
+    #[serde(rename = "onError")]
+    on_error: Option<OnErrorWord>,
+    /// A permission rule (`Bash(git push:*)`): the hook runs only for calls it matches.
+    #[serde(rename = "if")]
+    if_rule: Option<IfRule>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum OnErrorWord {
+    Ignore,
+    Warn,
+    Block,
+}
+
+/// A Claude permission rule.
+struct IfRule;
+
+impl<'de> Deserialize<'de> for IfRule {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Rule::parse(&s).map(|_| IfRule).map_err(D::Error::custom)
+    }
+}
+
+impl JsonSchema for IfRule {
+    fn schema_name() -> Cow<'static, str> {
+        "PermissionRule".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        // The rule's shape: a tool word, then optionally a non-empty pattern in parentheses (what
+        // the pattern may hold for each tool is checked by hookrt, not expressible here).
+        json_schema!({
+            "type": "string",
+            "pattern": "^\\s*[A-Za-z0-9_*-]+(\\(.*\\S.*\\))?\\s*$",
+            "description": "A permission rule such as Bash(git push:*)",
+        })
+    }
+}
+
+/// `type: "command"` (or no type): a shell command, or exec form with `args`.
+#[derive(Deserialize, JsonSchema)]
+struct CommandHook {
+    command: NonBlank,
+    args: Option<Vec<String>>,
+    env: Option<StringMap>,
+    #[serde(flatten)]
+    common: Common,
+}
+
+/// `type: "http"` with Claude's rules.
+#[derive(Deserialize, JsonSchema)]
+struct HttpHook {
+    url: HttpUrl,
+    headers: Option<StringMap>,
+    #[serde(rename = "allowedEnvVars")]
+    allowed_env_vars: Option<Vec<String>>,
+    #[serde(flatten)]
+    common: Common,
+}
+
+/// `type: "http"` elsewhere: any URL.
+#[derive(Deserialize, JsonSchema)]
+struct WebhookHook {
+    url: NonBlank,
+    headers: Option<StringMap>,
+    #[serde(flatten)]
+    common: Common,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct McpToolHook {
+    server: NonBlank,
+    tool: NonBlank,
+    input: Option<Map<String, Value>>,
+    #[serde(flatten)]
+    common: Common,
+}
+
+/// `type: "prompt"`: an LLM check.
+#[derive(Deserialize, JsonSchema)]
+struct PromptHook {
+    prompt: NonBlank,
+    #[serde(flatten)]
+    common: Common,
+}
+
+/// `type: "agent"`: a subagent runner, optionally through a command of its own.
+#[derive(Deserialize, JsonSchema)]
+struct AgentHook {
+    prompt: NonBlank,
+    command: Option<NonBlank>,
+    env: Option<StringMap>,
+    #[serde(flatten)]
+    common: Common,
+}
+
+/// An `http://` or `https://` URL.
+struct HttpUrl;
+
+impl<'de> Deserialize<'de> for HttpUrl {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        let t = s.trim();
+        if t.is_empty() || !(t.starts_with("http://") || t.starts_with("https://")) {
+            return Err(D::Error::custom("must be an http:// or https:// URL"));
+        }
+        Ok(HttpUrl)
+    }
+}
+
+impl JsonSchema for HttpUrl {
+    fn schema_name() -> Cow<'static, str> {
+        "HttpUrl".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "pattern": "^\\s*https?://"})
+    }
+}
+
+/// One hook entry, by its `type`.
+pub(crate) struct Handler<F>(PhantomData<F>);
+
+/// Reads a variant from the entry, naming the field in the message.
+fn variant<T: serde::de::DeserializeOwned, E: serde::de::Error>(v: &Value) -> Result<(), E> {
+    serde_path_to_error::deserialize::<_, T>(v).map(|_| ()).map_err(|e| {
+        let path = e.path().to_string();
+        if path == "." {
+            E::custom(e.inner())
+        } else {
+            E::custom(format!("{path}: {}", e.inner()))
+        }
+    })
+}
+
+impl<'de, F: Family> Deserialize<'de> for Handler<F> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Value::deserialize(d)?;
+        let Some(o) = v.as_object() else { return Err(D::Error::custom("a hook must be an object")) };
+        let ty = match o.get("type") {
+            None | Some(Value::Null) => "command",
+            Some(Value::String(t)) if F::KINDS.contains(&t.as_str()) => t.as_str(),
+            Some(t) => return Err(D::Error::custom(format!("unknown hook type {t} (one of {})", F::KINDS.join(", ")))),
+        };
+        match ty {
+            "http" if F::CLAUDE_HTTP => variant::<HttpHook, _>(&v)?,
+            "http" => variant::<WebhookHook, _>(&v)?,
+            "mcp_tool" => variant::<McpToolHook, _>(&v)?,
+            "prompt" => variant::<PromptHook, _>(&v)?,
+            "agent" => variant::<AgentHook, _>(&v)?,
+            _ => variant::<CommandHook, _>(&v)?,
+        }
+        Ok(Handler(PhantomData))
+    }
+}
+
+impl<F: Family> JsonSchema for Handler<F> {
+    fn schema_name() -> Cow<'static, str> {
+        format!("{}Hook", F::NAME).into()
+    }
+    fn json_schema(g: &mut SchemaGenerator) -> Schema {
+        let mut kinds: Vec<Value> = F::KINDS.iter().map(|k| Value::from(*k)).collect();
+        kinds.push(Value::Null);
+        // No `type` (or `null`) is a command.
+        let mut cases = vec![json_schema!({
+            "if": {"anyOf": [{"not": {"required": ["type"]}}, {"properties": {"type": {"type": "null"}}}]},
+            "then": g.subschema_for::<CommandHook>(),
+        })];
+        for k in F::KINDS {
+            let then = match *k {
+                "http" if F::CLAUDE_HTTP => g.subschema_for::<HttpHook>(),
+                "http" => g.subschema_for::<WebhookHook>(),
+                "mcp_tool" => g.subschema_for::<McpToolHook>(),
+                "prompt" => g.subschema_for::<PromptHook>(),
+                "agent" => g.subschema_for::<AgentHook>(),
+                _ => g.subschema_for::<CommandHook>(),
+            };
+            cases
+                .push(json_schema!({"if": {"properties": {"type": {"const": k}}, "required": ["type"]}, "then": then}));
+        }
+        json_schema!({
+            "type": "object",
+            "properties": {"type": {"enum": kinds}},
+            "allOf": cases,
+        })
+    }
+}
+
+/// A matcher as the family member reads it (a regular expression that must compile).
+pub(crate) struct MatcherText<F>(PhantomData<F>);
+
+impl<'de, F: Family> Deserialize<'de> for MatcherText<F> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        crate::config::matcher::Matcher::compile(&s, F::STYLE)
+            .map(|_| MatcherText(PhantomData))
+            .map_err(D::Error::custom)
+    }
+}
+
+impl<F: Family> JsonSchema for MatcherText<F> {
+    fn schema_name() -> Cow<'static, str> {
+        "Matcher".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "description": "Tool names (A|B) or a regular expression"})
+    }
+}
+
+/// One matcher group: `hooks` must hold at least one entry.
+pub(crate) struct Group<F>(PhantomData<F>);
+
+#[derive(Deserialize)]
+#[serde(bound = "")]
+struct GroupFields<F: Family> {
+    matcher: Option<MatcherText<F>>,
+    hooks: Vec<Handler<F>>,
+}
+
+impl<'de, F: Family> Deserialize<'de> for Group<F> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let g = GroupFields::<F>::deserialize(d)?;
+        if g.hooks.is_empty() {
+            return Err(D::Error::custom("hooks must not be empty"));
+        }
+        let _ = g.matcher;
+        Ok(Group(PhantomData))
+    }
+}
+
+impl<F: Family> JsonSchema for Group<F> {
+    fn schema_name() -> Cow<'static, str> {
+        format!("{}MatcherGroup", F::NAME).into()
+    }
+    fn json_schema(g: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "object",
+            "properties": {
+                "matcher": {"anyOf": [g.subschema_for::<MatcherText<F>>(), {"type": "null"}]},
+                "hooks": {"type": "array", "items": g.subschema_for::<Handler<F>>(), "minItems": 1},
+            },
+            "required": ["hooks"],
+        })
+    }
+}
+
+/// Declares a family member's events object: each known event an array of groups, any other
+/// key left alone (the loader warns about it and reads the rest).
+macro_rules! events_object {
+    ($name:ident, $family:ty, [$($event:ident),* $(,)?]) => {
+        #[derive(serde::Deserialize, schemars::JsonSchema)]
+        #[allow(non_snake_case, dead_code)]
+        pub(crate) struct $name {
+            $(
+                #[serde(default)]
+                $event: Vec<crate::harness::claude::schema::Group<$family>>,
+            )*
+            #[serde(flatten)]
+            other: serde_json::Map<String, serde_json::Value>,
+        }
+
+        impl $name {
+            /// The event names the type knows (a test holds them to the harness's list).
+            #[cfg(test)]
+            pub(crate) const NAMES: &'static [&'static str] = &[$(stringify!($event)),*];
+        }
+    };
+}
+pub(crate) use events_object;
+
+/// Claude Code.
+pub(crate) struct ClaudeFamily;
+
+impl Family for ClaudeFamily {
+    const NAME: &'static str = "Claude";
+    const KINDS: &'static [&'static str] = &["command", "http", "prompt", "agent", "mcp_tool"];
+    const CLAUDE_HTTP: bool = true;
+    const STYLE: MatcherStyle = MatcherStyle::LiteralOrRegex;
+}
+
+events_object!(
+    ClaudeEvents,
+    ClaudeFamily,
+    [
+        SessionStart,
+        SessionEnd,
+        UserPromptSubmit,
+        PreToolUse,
+        PostToolUse,
+        PostToolUseFailure,
+        Stop,
+        SubagentStart,
+        SubagentStop,
+        Notification,
+        PreCompact,
+        Setup,
+        UserPromptExpansion,
+        PermissionRequest,
+        PermissionDenied,
+        PostToolBatch,
+        MessageDisplay,
+        TaskCreated,
+        TaskCompleted,
+        StopFailure,
+        Interrupt,
+        TeammateIdle,
+        InstructionsLoaded,
+        ConfigChange,
+        CwdChanged,
+        DirectoryAdded,
+        FileChanged,
+        WorktreeCreate,
+        WorktreeRemove,
+        PostCompact,
+        PreModelSwitch,
+        PostModelSwitch,
+        Elicitation,
+        ElicitationResult,
+        PreSkillShellCommand,
+    ]
+);
+
+/// A Claude Code settings file: `hooks` (optional: a settings file may have none) beside the
+/// rest of Claude's settings.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(title = "Claude Code settings (hooks)")]
+pub(crate) struct ClaudeSettings {
+    hooks: Option<ClaudeEvents>,
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_schema_knows_every_event_the_loader_reads() {
+        assert_eq!(super::ClaudeEvents::NAMES, crate::harness::event_names(crate::vocab::Dialect::Claude));
+    }
+}

@@ -1,0 +1,234 @@
+//! The JSON Schemas (`hookrt schema`) against the loader: on generated files of each dialect that
+//! has a schema, the schema's type rejects a file exactly when the loader reports an error, at
+//! the place the loader names; the emitted JSON Schema, run by an independent validator
+//! (`jsonschema`), agrees; every hook file of the recordings agrees too; the committed
+//! `schemas/` are what `hookrt schema` writes.
+
+use hookrt::{check_schema, parse_text, schema_of, Dialect, Severity};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use std::path::Path;
+
+/// The dialects with a schema, each with a file path of theirs and an event with a matcher.
+const DIALECTS: &[(Dialect, &str, &str)] = &[
+    (Dialect::Claude, "/p/.claude/settings.json", "PreToolUse"),
+    (Dialect::Codex, "/p/.codex/hooks.json", "PreToolUse"),
+    (Dialect::Qwen, "/p/.qwen/settings.json", "PreToolUse"),
+];
+
+fn field_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        Just(json!("")),
+        Just(json!("  ")),
+        Just(json!("./guard.sh")),
+        Just(json!("https://127.0.0.1:9/h")),
+        Just(json!("ftp://x")),
+        Just(json!(5)),
+        Just(json!(0)),
+        Just(json!(-1)),
+        Just(json!(2.5)),
+        Just(json!(true)),
+        Just(json!(["a", "b"])),
+        Just(json!([1])),
+        Just(json!({"A": "1"})),
+        Just(json!({"A": 1})),
+        Just(json!("block")),
+        Just(json!("Bash(git push:*)")),
+    ]
+}
+
+/// A valid entry of a random type with optional extras, then (half the time) one field set to
+/// a random value or removed: files with one mistake, or none.
+fn handler() -> impl Strategy<Value = Value> {
+    let ty = prop::sample::select(vec![
+        None,
+        Some("command"),
+        Some("http"),
+        Some("prompt"),
+        Some("agent"),
+        Some("mcp_tool"),
+    ]);
+    let extras = prop::collection::vec(
+        prop::sample::select(vec![
+            ("timeout", json!(5)),
+            ("onError", json!("block")),
+            ("args", json!(["a"])),
+            ("env", json!({"A": "1"})),
+            ("headers", json!({"X": "y"})),
+            ("if", json!("Bash(git push:*)")),
+            ("statusMessage", json!("checking")),
+        ]),
+        0..3,
+    );
+    let keys = prop::sample::select(vec![
+        "type",
+        "command",
+        "args",
+        "env",
+        "timeout",
+        "onError",
+        "url",
+        "headers",
+        "allowedEnvVars",
+        "server",
+        "tool",
+        "input",
+        "prompt",
+        "if",
+    ]);
+    let mistake = prop::option::of((keys, prop::option::of(field_value())));
+    (ty, extras, mistake).prop_map(|(ty, extras, mistake)| {
+        let mut o = serde_json::Map::new();
+        let base: &[(&str, Value)] = match ty {
+            Some("http") => &[("url", json!("https://127.0.0.1:9/h"))],
+            Some("prompt" | "agent") => &[("prompt", json!("ok?"))],
+            Some("mcp_tool") => &[("server", json!("s")), ("tool", json!("t"))],
+            _ => &[("command", json!("./guard.sh"))],
+        };
+        if let Some(t) = ty {
+            o.insert("type".into(), json!(t));
+        }
+        for (k, v) in base.iter().cloned().chain(extras) {
+            o.insert(k.into(), v);
+        }
+        match mistake {
+            Some((k, Some(v))) => {
+                o.insert(k.into(), v);
+            }
+            Some((k, None)) => {
+                o.remove(k);
+            }
+            None => {}
+        }
+        Value::Object(o)
+    })
+}
+
+fn file() -> impl Strategy<Value = Value> {
+    let matcher = prop::option::of(prop::sample::select(vec![
+        json!("Bash"),
+        json!("Edit|Write"),
+        json!("mcp__.*"),
+        json!(""),
+        json!("Bash"),
+        json!(3),
+        json!("("),
+    ]));
+    let group = (matcher, prop::collection::vec(handler(), 0..3), prop::bool::weighted(0.9)).prop_map(
+        |(m, hooks, with_hooks)| {
+            let mut g = serde_json::Map::new();
+            if let Some(m) = m {
+                g.insert("matcher".into(), m);
+            }
+            if with_hooks {
+                g.insert("hooks".into(), Value::Array(hooks));
+            }
+            Value::Object(g)
+        },
+    );
+    let event = prop::sample::select(vec!["PreToolUse", "Stop", "SessionStart", "PostToolUse", "NotAnEvent"]);
+    prop::collection::vec((event, prop::collection::vec(group, 1..3)), 0..3).prop_map(|evs| {
+        json!({"hooks": evs.into_iter().map(|(e, gs)| (e.to_owned(), Value::Array(gs))).collect::<serde_json::Map<_, _>>()})
+    })
+}
+
+/// The loader's errors for a file: the places it names (`hooks[PreToolUse][0].hooks[1]`).
+fn loader_errors(path: &str, d: Dialect, v: &Value) -> Vec<String> {
+    let (_, diags) = parse_text(Path::new(path), Some(d), &v.to_string());
+    diags
+        .into_iter()
+        .filter(|x| x.severity == Severity::Error)
+        .map(|x| x.message.split(": ").next().unwrap_or("").to_owned())
+        .collect()
+}
+
+fn validator(d: Dialect) -> jsonschema::Validator {
+    let schema = schema_of(d).expect("schema");
+    jsonschema::options().build(&schema).expect("a valid draft 2020-12 schema")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn the_schema_and_the_loader_agree_on_generated_files(which in 0..DIALECTS.len(), v in file()) {
+        let (d, path, _) = DIALECTS[which];
+        let errors = loader_errors(path, d, &v);
+        let problem = check_schema(d, &v);
+        prop_assert_eq!(problem.is_some(), !errors.is_empty(), "{:?}: loader {:?}, schema {:?}, file {}", d, errors, problem, v);
+        if let Some(p) = &problem {
+            // The schema's first problem is at (or inside) a place the loader names.
+            prop_assert!(errors.iter().any(|e| p.at.starts_with(e.as_str())), "{:?}: loader {:?}, schema {:?}", d, errors, p);
+        }
+        // The emitted JSON Schema says the same as the type it was generated from (matchers
+        // that are not regular expressions are the type's business: JSON Schema cannot say).
+        if !v.to_string().contains("\"matcher\":\"(\"") {
+            prop_assert_eq!(validator(d).is_valid(&v), problem.is_none(), "{:?}: {}", d, v);
+        }
+    }
+}
+
+#[test]
+fn every_recorded_hook_file_agrees_with_its_schema() {
+    let mut checked = 0;
+    for entry in walk(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/e2e/recordings"))) {
+        if entry.file_name().is_none_or(|n| n != "scenario.json") {
+            continue;
+        }
+        let s: Value = serde_json::from_str(&std::fs::read_to_string(&entry).unwrap()).unwrap();
+        for (rel, text) in s["files"].as_object().into_iter().flatten() {
+            let Some((d, _, _)) = DIALECTS.iter().find(|(_, p, _)| rel.ends_with(&p[2..])) else { continue };
+            let Some(text) = text.as_str() else { continue };
+            let Ok(v) = serde_json::from_str::<Value>(text) else { continue };
+            let errors = loader_errors(rel, *d, &v);
+            assert_eq!(check_schema(*d, &v).is_some(), !errors.is_empty(), "{}: {rel}", entry.display());
+            assert!(validator(*d).is_valid(&v) || !errors.is_empty(), "{}: {rel}", entry.display());
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} recorded files checked");
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_broken_file_fails_at_the_field_the_loader_names() {
+    let v = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "ok"}, {"type": "command"}]}]}});
+    let p = check_schema(Dialect::Claude, &v).expect("a schema problem");
+    assert_eq!(p.at, "hooks[PreToolUse][0].hooks[1]");
+    assert_eq!(p.event.as_deref(), Some("PreToolUse"));
+    assert!(p.message.contains("command"), "{}", p.message);
+    assert_eq!(
+        loader_errors("/p/.claude/settings.json", Dialect::Claude, &v),
+        vec!["hooks[PreToolUse][0].hooks[1]".to_owned()]
+    );
+}
+
+#[test]
+fn the_shipped_schemas_are_what_hookrt_schema_writes() {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/schemas"));
+    for d in Dialect::ALL {
+        let file = dir.join(format!("{}.schema.json", d.as_str()));
+        match schema_of(d) {
+            Some(s) => {
+                let text = std::fs::read_to_string(&file).unwrap_or_default();
+                let expected = serde_json::to_string_pretty(&s).unwrap() + "\n";
+                assert!(text == expected, "{} is stale: run `hookrt schema --out schemas`", file.display());
+                assert_eq!(s["$id"], json!(format!("{}{}.schema.json", hookrt::SCHEMA_BASE, d.as_str())));
+            }
+            None => assert!(!file.exists(), "{} has no schema type", d.as_str()),
+        }
+    }
+}
