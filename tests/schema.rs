@@ -9,11 +9,13 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::path::Path;
 
-/// The dialects with a schema, each with a file path of theirs and an event with a matcher.
-const DIALECTS: &[(Dialect, &str, &str)] = &[
-    (Dialect::Claude, "/p/.claude/settings.json", "PreToolUse"),
-    (Dialect::Codex, "/p/.codex/hooks.json", "PreToolUse"),
-    (Dialect::Qwen, "/p/.qwen/settings.json", "PreToolUse"),
+/// The Claude-family dialects with a schema, each with a file path of theirs and whether its
+/// events sit at the root (Droid's `hooks.json`) instead of under `hooks`.
+const DIALECTS: &[(Dialect, &str, bool)] = &[
+    (Dialect::Claude, "/p/.claude/settings.json", false),
+    (Dialect::Codex, "/p/.codex/hooks.json", false),
+    (Dialect::Qwen, "/p/.qwen/settings.json", false),
+    (Dialect::Droid, "/p/.factory/hooks.json", true),
 ];
 
 fn field_value() -> impl Strategy<Value = Value> {
@@ -152,8 +154,10 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
-    fn the_schema_and_the_loader_agree_on_generated_files(which in 0..DIALECTS.len(), v in file()) {
-        let (d, path, _) = DIALECTS[which];
+    fn the_schema_and_the_loader_agree_on_generated_files(which in 0..DIALECTS.len(), v in file(), wrap in any::<bool>()) {
+        let (d, path, at_root) = DIALECTS[which];
+        // Droid: the events at the root, or (wrongly) under `hooks`.
+        let v = if at_root && !wrap { v["hooks"].clone() } else { v };
         let errors = loader_errors(path, d, &v);
         let problem = check_schema(d, &v);
         prop_assert_eq!(problem.is_some(), !errors.is_empty(), "{:?}: loader {:?}, schema {:?}, file {}", d, errors, problem, v);

@@ -146,6 +146,12 @@ pub(crate) trait Harness: Sync {
         None
     }
 
+    /// Whether [`Harness::file_schema`] describes this file (Droid's `settings.json` holds its
+    /// hooks under a member, unlike its `hooks.json`).
+    fn schema_applies(&self, _path: &Path) -> bool {
+        true
+    }
+
     /// Another dialect whose file this root is, by its shape (the `.agents/hooks.json` of
     /// Antigravity's named hooks); `None` keeps this one.
     fn by_shape(&self, _root: &Map<String, Value>) -> Option<Dialect> {

@@ -135,3 +135,26 @@ impl JsonSchema for Positive {
 
 /// An object of strings (`env`, `headers`).
 pub(crate) type StringMap = std::collections::BTreeMap<String, String>;
+
+/// Anything but an object (Droid's `hooks.json` must not wrap its events in `"hooks"`).
+#[derive(Debug, Clone)]
+pub(crate) struct NotAnObject;
+
+impl<'de> Deserialize<'de> for NotAnObject {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::Object(_) => Err(D::Error::custom("events under a \"hooks\" key are never run: move them to the root")),
+            _ => Ok(NotAnObject),
+        }
+    }
+}
+
+impl JsonSchema for NotAnObject {
+    fn schema_name() -> Cow<'static, str> {
+        "NotAnObject".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"not": {"type": "object"}})
+    }
+}
+

@@ -13,7 +13,7 @@ pub(crate) fn schema_diagnostics(loaded: &Loaded) -> Vec<Diagnostic> {
     for s in &loaded.sources {
         let path = Path::new(&s.file);
         let h = crate::harness::of(s.dialect);
-        if h.file_schema().is_none() {
+        if h.file_schema().is_none() || !h.schema_applies(path) {
             continue;
         }
         let Ok(text) = read_text(path) else { continue };

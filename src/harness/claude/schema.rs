@@ -280,7 +280,7 @@ impl<F: Family> JsonSchema for Group<F> {
 /// Declares a family member's events object: each known event an array of groups, any other
 /// key left alone (the loader warns about it and reads the rest).
 macro_rules! events_object {
-    ($name:ident, $family:ty, [$($event:ident),* $(,)?]) => {
+    ($name:ident, $family:ty, [$($event:ident),* $(,)?] $(, $field:ident: $ty:ty)*) => {
         #[derive(serde::Deserialize, schemars::JsonSchema)]
         #[allow(non_snake_case, dead_code)]
         pub(crate) struct $name {
@@ -288,6 +288,7 @@ macro_rules! events_object {
                 #[serde(default)]
                 $event: Vec<crate::harness::claude::schema::Group<$family>>,
             )*
+            $($field: $ty,)*
             #[serde(flatten)]
             other: serde_json::Map<String, serde_json::Value>,
         }

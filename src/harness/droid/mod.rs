@@ -89,6 +89,16 @@ impl Harness for Droid {
         }
     }
 
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<DroidHooksFile>();
+        Some(&S)
+    }
+
+    /// The schema is `hooks.json`'s (events at the root).
+    fn schema_applies(&self, path: &Path) -> bool {
+        !is_settings(path)
+    }
+
     fn dedicated(&self, path: &Path) -> bool {
         !is_settings(path)
     }
@@ -107,7 +117,7 @@ impl Harness for Droid {
             return crate::harness::claude::parse_member(ctx, RULES, root, false, sink);
         }
         if root.get("hooks").is_some_and(Value::is_object) {
-            let m = "Droid reads the events at the root of hooks.json: hooks under a \"hooks\" key never run \
+            let m = "hooks: Droid reads the events at the root of hooks.json: hooks under a \"hooks\" key never run \
                      (move the event names up a level)";
             sink.file_diag(ctx, Severity::Error, None, m.into());
             return 0;
@@ -149,6 +159,22 @@ impl Harness for Droid {
     }
 }
 
+/// Droid runs `command` hooks only, with Claude's matchers.
+struct DroidFamily;
+
+impl crate::harness::claude::schema::Family for DroidFamily {
+    const NAME: &'static str = "Droid";
+    const KINDS: &'static [&'static str] = &["command"];
+    const CLAUDE_HTTP: bool = false;
+    const STYLE: MatcherStyle = MatcherStyle::LiteralOrRegex;
+}
+
+crate::harness::claude::schema::events_object!(DroidEvents, DroidFamily, [SessionStart, SessionEnd, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop, Notification, PreCompact],
+    hooks: Option<crate::harness::schema::NotAnObject>);
+
+/// Droid's `hooks.json`: the events at the root; a `"hooks"` object there is never run.
+type DroidHooksFile = DroidEvents;
+
 #[cfg(test)]
 mod tests {
     use crate::vocab::Dialect;
@@ -157,6 +183,11 @@ mod tests {
     fn parse(path: &str, text: &str) -> (usize, Vec<String>) {
         let (hooks, diags) = crate::load::parse_text(Path::new(path), Some(Dialect::Droid), text);
         (hooks.len(), diags.iter().map(|d| d.message.clone()).collect())
+    }
+
+    #[test]
+    fn the_schema_knows_every_event_the_loader_reads() {
+        assert_eq!(super::DroidEvents::NAMES, crate::harness::event_names(Dialect::Droid));
     }
 
     #[test]
