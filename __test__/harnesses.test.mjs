@@ -144,7 +144,7 @@ test('Auggie: .augment/settings.json hooks, exec form without a shell, indented 
   })
   const rt = createRuntime({ cwd: p.path('proj'), homeDir: p.path('home'), requireHookApproval: false })
   t.after(() => rt.close())
-  assert.ok(rt.diagnostics.some((d) => /hooks\[PostToolUse\]\[0\]\.hooks\[0\]: type must be "command"/.test(d.message)), JSON.stringify(rt.diagnostics))
+  assert.ok(rt.diagnostics.some((d) => /hooks\[PostToolUse\]\[0\]\.hooks\[0\]: missing field `type`/.test(d.message)), JSON.stringify(rt.diagnostics))
   const bash = await rt.dispatch('PreToolUse', { session_id: 's1', tool_name: 'Bash', tool_input: { command: 'rm -rf x' } })
   assert.equal(bash.outcome.decision, 'deny')
   assert.equal(bash.outcome.reason, 'no rm')

@@ -236,3 +236,101 @@ fn the_shipped_schemas_are_what_hookrt_schema_writes() {
         }
     }
 }
+
+/// An Auggie hook: valid, with optional extras, then maybe one mistake.
+fn auggie_hook() -> impl Strategy<Value = Value> {
+    let extras = prop::collection::vec(
+        prop::sample::select(vec![("args", json!(["a"])), ("timeout", json!(500)), ("env", json!({"A": 1}))]),
+        0..2,
+    );
+    let keys = prop::sample::select(vec!["type", "command", "args", "timeout"]);
+    let mistake = prop::option::of((keys, prop::option::of(field_value())));
+    (extras, mistake).prop_map(|(extras, mistake)| {
+        let mut o = serde_json::Map::new();
+        o.insert("type".into(), json!("command"));
+        o.insert("command".into(), json!("./g.sh"));
+        for (k, v) in extras {
+            o.insert(k.into(), v);
+        }
+        match mistake {
+            Some((k, Some(v))) => drop(o.insert(k.into(), v)),
+            Some((k, None)) => drop(o.remove(k)),
+            None => {}
+        }
+        Value::Object(o)
+    })
+}
+
+fn auggie_file() -> impl Strategy<Value = Value> {
+    let matcher = prop::option::of(prop::sample::select(vec![
+        json!("launch-process"),
+        json!(".*"),
+        json!(""),
+        json!(3),
+        json!("("),
+        Value::Null,
+    ]));
+    let metadata = prop::option::of(prop::sample::select(vec![
+        json!({"includeUserContext": true}),
+        json!({"includeUserContext": 1}),
+        json!(4),
+    ]));
+    let group = (matcher, metadata, prop::collection::vec(auggie_hook(), 0..3), prop::bool::weighted(0.9)).prop_map(
+        |(m, meta, hooks, with_hooks)| {
+            let mut g = serde_json::Map::new();
+            if let Some(m) = m {
+                g.insert("matcher".into(), m);
+            }
+            if let Some(meta) = meta {
+                g.insert("metadata".into(), meta);
+            }
+            if with_hooks {
+                g.insert("hooks".into(), Value::Array(hooks));
+            }
+            Value::Object(g)
+        },
+    );
+    let event = prop::sample::select(vec!["PreToolUse", "Stop", "PromptSubmit", "NotAnEvent", "beforeShellExecution"]);
+    prop::collection::vec((event, prop::collection::vec(group, 0..3)), 0..3).prop_map(|evs| {
+        json!({"hooks": evs.into_iter().map(|(e, gs)| (e.to_owned(), Value::Array(gs))).collect::<serde_json::Map<_, _>>()})
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn auggie_schema_and_loader_agree(v in auggie_file()) {
+        agree(Dialect::Auggie, "/p/.augment/settings.json", &v)?;
+    }
+}
+
+/// The loader reports an error exactly when the schema's type refuses the file, at a place the
+/// loader names; the emitted JSON Schema agrees (unless only a regex is wrong, which JSON
+/// Schema cannot check).
+fn agree(d: Dialect, path: &str, v: &Value) -> Result<(), TestCaseError> {
+    let errors = loader_errors(path, d, v);
+    let problem = check_schema(d, v);
+    prop_assert_eq!(
+        problem.is_some(),
+        !errors.is_empty(),
+        "{:?}: loader {:?}, schema {:?}, file {}",
+        d,
+        errors,
+        problem,
+        v
+    );
+    if let Some(p) = &problem {
+        prop_assert!(
+            errors.iter().any(|e| p.at.starts_with(e.as_str())),
+            "{:?}: loader {:?}, schema {:?}",
+            d,
+            errors,
+            p
+        );
+    }
+    if !v.to_string().contains("\"matcher\":\"(\"") {
+        prop_assert_eq!(validator(d).is_valid(v), problem.is_none(), "{:?}: {}", d, v);
+    }
+    Ok(())
+}

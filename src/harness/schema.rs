@@ -143,7 +143,9 @@ pub(crate) struct NotAnObject;
 impl<'de> Deserialize<'de> for NotAnObject {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match Value::deserialize(d)? {
-            Value::Object(_) => Err(D::Error::custom("events under a \"hooks\" key are never run: move them to the root")),
+            Value::Object(_) => {
+                Err(D::Error::custom("events under a \"hooks\" key are never run: move them to the root"))
+            }
             _ => Ok(NotAnObject),
         }
     }
@@ -157,4 +159,3 @@ impl JsonSchema for NotAnObject {
         json_schema!({"not": {"type": "object"}})
     }
 }
-

@@ -1,8 +1,9 @@
-//! What Auggie's loader refuses (`Cgi`: one zod schema per event): an event whose value breaks
-//! the schema anywhere is ignored as a whole, with a warning, while the file's other events
-//! load. Unknown keys are dropped with a warning, as Auggie does.
+//! What Auggie's loader refuses (`Cgi`: one zod schema per event, here the types of schema.rs):
+//! an event whose value breaks the schema anywhere is ignored as a whole while the file's other
+//! events load. Unknown keys are dropped with a warning, as Auggie does.
 
 use crate::config::{FileCtx, LoadSink};
+use crate::harness::auggie::schema::{EventGroup, ToolGroup};
 use crate::vocab::text::quote;
 use crate::vocab::Severity;
 use serde_json::{Map, Value};
@@ -11,7 +12,6 @@ use serde_json::{Map, Value};
 const TOOL_EVENTS: [&str; 2] = ["PreToolUse", "PostToolUse"];
 const GROUP_KEYS: [&str; 3] = ["matcher", "hooks", "metadata"];
 const HANDLER_KEYS: [&str; 4] = ["type", "command", "args", "timeout"];
-const METADATA_KEYS: [&str; 3] = ["includeConversationData", "includeMCPMetadata", "includeUserContext"];
 /// Cursor's event names, which Auggie also reads (flat lists of commands); hookrt does not.
 const CURSOR_EVENTS: [&str; 7] = [
     "beforeShellExecution",
@@ -56,75 +56,66 @@ pub(crate) fn accepted_events(ctx: &FileCtx, events: &Map<String, Value>, sink: 
     out
 }
 
-type Problem = (String, String);
-
-fn problem(at: String, m: &str) -> Problem {
-    (at, m.to_owned())
-}
-
-/// The event's groups as Auggie keeps them, or where the first break is.
-fn event_value(value: &Value, tool: bool, unknown: &mut Vec<(String, String)>) -> Result<Value, Problem> {
-    let Some(groups) = value.as_array() else { return Err(problem(String::new(), "must be an array of groups")) };
+/// The event's groups as Auggie keeps them (unknown keys dropped, a non-tool group's matcher
+/// dropped, empty groups dropped), or where the event breaks Auggie's schema.
+fn event_value(value: &Value, tool: bool, unknown: &mut Vec<(String, String)>) -> Result<Value, (String, String)> {
+    let checked = if tool {
+        serde_path_to_error::deserialize::<_, Vec<ToolGroup>>(value).map(|_| ())
+    } else {
+        serde_path_to_error::deserialize::<_, Vec<EventGroup>>(value).map(|_| ())
+    };
+    if let Err(e) = checked {
+        return Err((render(e.path()), e.inner().to_string()));
+    }
     let mut kept = Vec::new();
-    for (i, g) in groups.iter().enumerate() {
+    for (i, g) in value.as_array().into_iter().flatten().enumerate() {
         let at = format!("[{i}]");
-        let Some(obj) = g.as_object() else { return Err(problem(at, "group is not an object")) };
         let mut group = Map::new();
-        for (k, v) in obj {
+        for (k, v) in g.as_object().into_iter().flatten() {
             if !GROUP_KEYS.contains(&k.as_str()) || (!tool && k == "matcher") {
                 unknown.push((at.clone(), k.clone()));
-                continue;
-            }
-            group.insert(k.clone(), v.clone());
-        }
-        if let Some(m) = group.get("matcher") {
-            let Some(text) = m.as_str() else { return Err(problem(at, "matcher must be a string")) };
-            if regex::Regex::new(text).is_err() {
-                return Err(problem(at, &format!("invalid regex pattern {}", quote(text))));
+            } else if k == "hooks" {
+                group.insert(k.clone(), Value::Array(handlers(v, &at, unknown)));
+            } else {
+                group.insert(k.clone(), v.clone());
             }
         }
-        if let Some(meta) = group.get("metadata").filter(|m| !m.is_null()) {
-            let ok = meta
-                .as_object()
-                .is_some_and(|o| o.iter().all(|(k, v)| !METADATA_KEYS.contains(&k.as_str()) || v.is_boolean()));
-            if !ok {
-                return Err(problem(at, "metadata must be an object of true/false flags"));
-            }
+        if group.get("hooks").and_then(Value::as_array).is_some_and(|h| !h.is_empty()) {
+            kept.push(Value::Object(group));
         }
-        let Some(handlers) = group.get("hooks").and_then(Value::as_array) else {
-            return Err(problem(at, "hooks must be an array"));
-        };
-        for (j, h) in handlers.iter().enumerate() {
-            handler(h, format!("{at}.hooks[{j}]"), unknown)?;
-        }
-        kept.push(Value::Object(group));
     }
     Ok(Value::Array(kept))
 }
 
-/// `{type: "command", command: non-empty string, args?: [string], timeout?: positive number}`.
-fn handler(h: &Value, at: String, unknown: &mut Vec<(String, String)>) -> Result<(), Problem> {
-    let Some(o) = h.as_object() else { return Err(problem(at, "hook is not an object")) };
-    for k in o.keys().filter(|k| !HANDLER_KEYS.contains(&k.as_str())) {
-        unknown.push((at.clone(), k.clone()));
+/// A group's hooks with only the keys Auggie reads.
+fn handlers(v: &Value, at: &str, unknown: &mut Vec<(String, String)>) -> Vec<Value> {
+    let mut out = Vec::new();
+    for (j, h) in v.as_array().into_iter().flatten().enumerate() {
+        let mut o = Map::new();
+        for (k, x) in h.as_object().into_iter().flatten() {
+            if HANDLER_KEYS.contains(&k.as_str()) {
+                o.insert(k.clone(), x.clone());
+            } else {
+                unknown.push((format!("{at}.hooks[{j}]"), k.clone()));
+            }
+        }
+        out.push(Value::Object(o));
     }
-    if o.get("type").and_then(Value::as_str) != Some("command") {
-        return Err(problem(at, "type must be \"command\""));
-    }
-    if o.get("command").and_then(Value::as_str).is_none_or(str::is_empty) {
-        return Err(problem(at, "command must be a non-empty string"));
-    }
-    if let Some(a) = o.get("args") {
-        if !a.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
-            return Err(problem(at, "args must be an array of strings"));
+    out
+}
+
+/// `[1].hooks[0]`: the loader's naming of a place inside an event.
+fn render(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut s = String::new();
+    for seg in path.iter() {
+        match seg {
+            Segment::Seq { index } => s.push_str(&format!("[{index}]")),
+            Segment::Map { key } | Segment::Enum { variant: key } => s.push_str(&format!(".{key}")),
+            Segment::Unknown => {}
         }
     }
-    if let Some(t) = o.get("timeout") {
-        if !t.as_f64().is_some_and(|t| t > 0.0) {
-            return Err(problem(at, "timeout must be a positive number of milliseconds"));
-        }
-    }
-    Ok(())
+    s
 }
 
 #[cfg(test)]
@@ -147,10 +138,7 @@ mod tests {
               "Stop":[{"hooks":[{"type":"command","command":"true","timeout":5000}]}]}}"#,
         );
         assert_eq!(events, vec!["Stop"]);
-        assert!(
-            diags.iter().any(|d| d.contains("hooks[PreToolUse][1].hooks[0]: type must be \"command\"")),
-            "{diags:?}"
-        );
+        assert!(diags.iter().any(|d| d.contains("hooks[PreToolUse][1].hooks[0]: missing field `type`")), "{diags:?}");
     }
 
     #[test]

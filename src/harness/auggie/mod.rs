@@ -11,6 +11,7 @@
 mod answer;
 mod check;
 mod input;
+mod schema;
 
 use crate::config::{Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
 use crate::harness::claude::groups::GroupRules;
@@ -83,6 +84,12 @@ impl Harness for Auggie {
         false
     }
 
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        static S: crate::harness::schema::FileSchema =
+            crate::harness::schema::FileSchema::of::<schema::AuggieSettings>();
+        Some(&S)
+    }
+
     /// Auggie reads its settings as JSON5 (comments and trailing commas allowed).
     fn comments(&self) -> bool {
         true
@@ -91,8 +98,8 @@ impl Harness for Auggie {
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
         let Some(Value::Object(events)) = root.get("hooks") else {
             if root.get("hooks").is_some_and(|h| !h.is_null()) {
-                let m = "\"hooks\" must be an object of event names".to_owned();
-                sink.file_diag(ctx, crate::vocab::Severity::Warning, None, m);
+                let m = "hooks: must be an object of event names; Auggie loads no hook from this file".to_owned();
+                sink.file_diag(ctx, crate::vocab::Severity::Error, None, m);
             }
             return 0;
         };

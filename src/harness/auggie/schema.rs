@@ -1,0 +1,138 @@
+//! The type of Auggie's `hooks` (its zod schema in `@augmentcode/auggie` 0.36.0, `Cgi`): what
+//! the loader accepts event by event (check.rs), and the JSON Schema `hookrt schema` writes.
+//! zod's `.optional()` takes a missing field, never `null`.
+
+// The fields exist to be checked and described, never read back.
+#![allow(dead_code, non_snake_case)]
+
+use crate::harness::schema::{NonBlank, Positive};
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
+use std::borrow::Cow;
+
+/// An optional field that, when present, must be a `T` (not `null`).
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// The literal `"command"`.
+struct CommandWord;
+
+impl<'de> Deserialize<'de> for CommandWord {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match String::deserialize(d)?.as_str() {
+            "command" => Ok(CommandWord),
+            other => Err(D::Error::custom(format!("type must be \"command\", not {other:?}"))),
+        }
+    }
+}
+
+impl JsonSchema for CommandWord {
+    fn schema_name() -> Cow<'static, str> {
+        "CommandType".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"const": "command"})
+    }
+}
+
+/// A matcher: a JavaScript regular expression that compiles.
+struct Pattern;
+
+impl<'de> Deserialize<'de> for Pattern {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        regex::Regex::new(&s).map(|_| Pattern).map_err(|_| D::Error::custom(format!("invalid regex pattern {s:?}")))
+    }
+}
+
+impl JsonSchema for Pattern {
+    fn schema_name() -> Cow<'static, str> {
+        "Pattern".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "format": "regex"})
+    }
+}
+
+/// `{type: "command", command, args?, timeout?}` (timeout in milliseconds).
+#[derive(Deserialize, JsonSchema)]
+pub(crate) struct AuggieHook {
+    #[serde(rename = "type")]
+    ty: CommandWord,
+    /// Auggie takes any non-empty string; hookrt also refuses one of only blanks, which could
+    /// never start.
+    command: NonBlank,
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "Vec<String>")]
+    args: Option<Vec<String>>,
+    /// Milliseconds.
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "Positive")]
+    timeout: Option<Positive>,
+}
+
+/// What Auggie adds to a hook's stdin.
+#[derive(Deserialize, JsonSchema)]
+struct Metadata {
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "bool")]
+    includeConversationData: Option<bool>,
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "bool")]
+    includeMCPMetadata: Option<bool>,
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "bool")]
+    includeUserContext: Option<bool>,
+}
+
+/// A PreToolUse / PostToolUse group.
+#[derive(Deserialize, JsonSchema)]
+pub(crate) struct ToolGroup {
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "Pattern")]
+    matcher: Option<Pattern>,
+    hooks: Vec<AuggieHook>,
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "Metadata")]
+    metadata: Option<Metadata>,
+}
+
+/// A group of the other events (a `matcher` there is dropped).
+#[derive(Deserialize, JsonSchema)]
+pub(crate) struct EventGroup {
+    hooks: Vec<AuggieHook>,
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "Metadata")]
+    metadata: Option<Metadata>,
+}
+
+/// Auggie's `hooks` object: each event on its own (one that breaks is ignored, the others
+/// load); other keys are warned about.
+#[derive(Deserialize, JsonSchema)]
+pub(crate) struct AuggieEvents {
+    #[serde(default)]
+    PreToolUse: Vec<ToolGroup>,
+    #[serde(default)]
+    PostToolUse: Vec<ToolGroup>,
+    #[serde(default)]
+    Stop: Vec<EventGroup>,
+    #[serde(default)]
+    SessionStart: Vec<EventGroup>,
+    #[serde(default)]
+    SessionEnd: Vec<EventGroup>,
+    #[serde(default)]
+    Notification: Vec<EventGroup>,
+    #[serde(default)]
+    PromptSubmit: Vec<EventGroup>,
+    #[serde(flatten)]
+    other: serde_json::Map<String, serde_json::Value>,
+}
+
+/// An Auggie `settings.json`: `hooks` beside its other settings.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(title = "Auggie settings (hooks)")]
+pub(crate) struct AuggieSettings {
+    hooks: Option<AuggieEvents>,
+}
