@@ -334,3 +334,58 @@ fn agree(d: Dialect, path: &str, v: &Value) -> Result<(), TestCaseError> {
     }
     Ok(())
 }
+
+/// A Kiro v1 entry: valid, with optional extras, then maybe one mistake.
+fn kiro_entry() -> impl Strategy<Value = Value> {
+    let trigger = prop::sample::select(vec!["PreToolUse", "Stop", "PostFileSave", "UserPromptSubmit"]);
+    let action = prop::sample::select(vec![
+        json!({"type": "command", "command": "./g.sh"}),
+        json!({"type": "agent", "prompt": "tests?"}),
+    ]);
+    let extras = prop::collection::vec(
+        prop::sample::select(vec![
+            ("matcher", json!("execute_bash")),
+            ("timeout", json!(5)),
+            ("enabled", json!(false)),
+            ("matcher", json!("")),
+        ]),
+        0..2,
+    );
+    let keys = prop::sample::select(vec!["name", "trigger", "action", "matcher", "timeout", "enabled"]);
+    let mistake = prop::option::of((
+        keys,
+        prop::option::of(prop_oneof![
+            field_value(),
+            Just(json!("Bogus")),
+            Just(json!("(")),
+            Just(json!({"type": "command", "command": " "})),
+            Just(json!({"type": "shell"})),
+            Just(json!({"type": "command"})),
+        ]),
+    ));
+    (trigger, action, extras, mistake).prop_map(|(trigger, action, extras, mistake)| {
+        let mut o = serde_json::Map::new();
+        o.insert("name".into(), json!("n"));
+        o.insert("trigger".into(), json!(trigger));
+        o.insert("action".into(), action);
+        for (k, v) in extras {
+            o.insert(k.into(), v);
+        }
+        match mistake {
+            Some((k, Some(v))) => drop(o.insert(k.into(), v)),
+            Some((k, None)) => drop(o.remove(k)),
+            None => {}
+        }
+        Value::Object(o)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn kiro_schema_and_loader_agree(entries in prop::collection::vec(kiro_entry(), 0..4), list in prop::bool::weighted(0.95)) {
+        let hooks = if list { Value::Array(entries) } else { json!({"a": 1}) };
+        agree(Dialect::Kiro, "/p/.kiro/hooks/a.json", &json!({"version": "v1", "hooks": hooks}))?;
+    }
+}

@@ -159,3 +159,39 @@ impl JsonSchema for NotAnObject {
         json_schema!({"not": {"type": "object"}})
     }
 }
+
+/// A string of at least one character.
+#[derive(Debug, Clone)]
+pub(crate) struct NonEmpty;
+
+impl<'de> Deserialize<'de> for NonEmpty {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        if String::deserialize(d)?.is_empty() {
+            return Err(D::Error::custom("must not be empty"));
+        }
+        Ok(NonEmpty)
+    }
+}
+
+impl JsonSchema for NonEmpty {
+    fn schema_name() -> Cow<'static, str> {
+        "NonEmptyString".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "minLength": 1})
+    }
+}
+
+/// Renders a path inside a value the way the loader names places (`[1].hooks[0].type`).
+pub(crate) fn render_path(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut s = String::new();
+    for seg in path.iter() {
+        match seg {
+            Segment::Seq { index } => s.push_str(&format!("[{index}]")),
+            Segment::Map { key } | Segment::Enum { variant: key } => s.push_str(&format!(".{key}")),
+            Segment::Unknown => {}
+        }
+    }
+    s
+}

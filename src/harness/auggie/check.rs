@@ -65,7 +65,7 @@ fn event_value(value: &Value, tool: bool, unknown: &mut Vec<(String, String)>) -
         serde_path_to_error::deserialize::<_, Vec<EventGroup>>(value).map(|_| ())
     };
     if let Err(e) = checked {
-        return Err((render(e.path()), e.inner().to_string()));
+        return Err((crate::harness::schema::render_path(e.path()), e.inner().to_string()));
     }
     let mut kept = Vec::new();
     for (i, g) in value.as_array().into_iter().flatten().enumerate() {
@@ -102,20 +102,6 @@ fn handlers(v: &Value, at: &str, unknown: &mut Vec<(String, String)>) -> Vec<Val
         out.push(Value::Object(o));
     }
     out
-}
-
-/// `[1].hooks[0]`: the loader's naming of a place inside an event.
-fn render(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut s = String::new();
-    for seg in path.iter() {
-        match seg {
-            Segment::Seq { index } => s.push_str(&format!("[{index}]")),
-            Segment::Map { key } | Segment::Enum { variant: key } => s.push_str(&format!(".{key}")),
-            Segment::Unknown => {}
-        }
-    }
-    s
 }
 
 #[cfg(test)]

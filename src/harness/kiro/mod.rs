@@ -6,6 +6,7 @@
 //! of SessionStart and UserPromptSubmit hooks is context, everything else fails open.
 
 mod parse;
+mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::stdin::{tool_output_text, Stdin};
@@ -60,6 +61,11 @@ impl Harness for Kiro {
 
     fn file_kind(&self, _path: &Path) -> &'static str {
         "Kiro hooks file"
+    }
+
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<schema::KiroFile>();
+        Some(&S)
     }
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {

@@ -20,12 +20,19 @@ pub(super) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSin
         return 0;
     }
     let Some(list) = root.get("hooks").and_then(Value::as_array) else {
-        sink.file_diag(ctx, Severity::Error, None, "hooks must be an array of hooks".into());
+        sink.file_diag(ctx, Severity::Error, None, "hooks: must be an array of hooks".into());
         return 0;
     };
     let mut names: Vec<&str> = Vec::new();
     let mut count = 0;
     for (i, v) in list.iter().enumerate() {
+        // The entry's type (schema.rs) first: what it refuses is the entry's error.
+        if let Err(e) = serde_path_to_error::deserialize::<_, super::schema::KiroEntry>(v) {
+            let event = v.get("trigger").and_then(Value::as_str);
+            let at = crate::harness::schema::render_path(e.path());
+            sink.file_diag(ctx, Severity::Error, event, format!("hooks[{i}]{at}: {}", e.inner()));
+            continue;
+        }
         match entry_of(ctx, i, v, &mut names, sink) {
             Ok(added) => count += usize::from(added),
             Err((event, m)) => sink.file_diag(ctx, Severity::Error, event.as_deref(), format!("hooks[{i}]: {m}")),
@@ -50,7 +57,7 @@ fn entry_of<'a>(
     }
     let name = o.get("name").and_then(Value::as_str).filter(|n| !n.is_empty()).ok_or((None, "missing name".into()))?;
     if names.contains(&name) {
-        return Err((None, format!("name {} is used twice", quote(name))));
+        sink.file_diag(ctx, Severity::Warning, None, format!("hooks[{i}]: name {} is used twice", quote(name)));
     }
     names.push(name);
     let trigger = o.get("trigger").and_then(Value::as_str).ok_or((None, "missing trigger".to_owned()))?;
@@ -135,7 +142,7 @@ mod tests {
           {"name":"lint","trigger":"PostFileSave","matcher":"\\.ts$","action":{"type":"command","command":"npm run lint"}},
           {"name":"guard","trigger":"Stop","action":{"type":"command","command":"true"}}]}"#;
         let (hooks, diags) = crate::load::parse_text(Path::new("/p/.kiro/hooks/a.json"), Some(Dialect::Kiro), text);
-        assert_eq!(hooks.len(), 1);
+        assert_eq!(hooks.len(), 2, "a name used twice is a warning: the Stop hook loads too");
         assert_eq!(hooks[0].timeout, Some(5.0));
         let msgs: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
         assert!(msgs.iter().any(|m| m.contains("agent actions")), "{msgs:?}");

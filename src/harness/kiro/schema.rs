@@ -1,0 +1,137 @@
+//! The type of a Kiro v1 hook file: what the loader checks each entry with (parse.rs) and the
+//! JSON Schema `hookrt schema` writes.
+
+// The fields exist to be checked and described, never read back.
+#![allow(dead_code)]
+
+use crate::harness::schema::{NonBlank, NonEmpty, Positive};
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// Every v3 trigger (those hookrt has no moment for are read and reported, not refused).
+#[derive(Deserialize, JsonSchema)]
+enum Trigger {
+    SessionStart,
+    UserPromptSubmit,
+    PreToolUse,
+    PostToolUse,
+    Stop,
+    PreTaskExec,
+    PostTaskExec,
+    PostFileCreate,
+    PostFileSave,
+    PostFileDelete,
+    Manual,
+}
+
+/// A regular expression on a tool name or a file path.
+struct Pattern;
+
+impl<'de> Deserialize<'de> for Pattern {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        crate::config::matcher::compile_matcher(
+            Some(s.as_str()).filter(|s| !s.is_empty()),
+            crate::vocab::MatcherStyle::Regex,
+        )
+        .map(|_| Pattern)
+        .map_err(D::Error::custom)
+    }
+}
+
+impl JsonSchema for Pattern {
+    fn schema_name() -> Cow<'static, str> {
+        "Pattern".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "format": "regex"})
+    }
+}
+
+/// `{"type": "command", "command"}` or `{"type": "agent", "prompt"}`.
+struct Action;
+
+#[derive(Deserialize, JsonSchema)]
+struct CommandAction {
+    command: NonBlank,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct AgentAction {
+    prompt: Option<Value>,
+}
+
+impl<'de> Deserialize<'de> for Action {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Value::deserialize(d)?;
+        let Some(o) = v.as_object() else { return Err(D::Error::custom("action must be an object")) };
+        let r = match o.get("type").and_then(Value::as_str) {
+            Some("command") => CommandAction::deserialize(&v).map(|_| ()),
+            Some("agent") => AgentAction::deserialize(&v).map(|_| ()),
+            _ => return Err(D::Error::custom("action.type must be \"command\" or \"agent\"")),
+        };
+        r.map(|()| Action).map_err(D::Error::custom)
+    }
+}
+
+impl JsonSchema for Action {
+    fn schema_name() -> Cow<'static, str> {
+        "Action".into()
+    }
+    fn json_schema(g: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "object",
+            "properties": {"type": {"enum": ["command", "agent"]}},
+            "required": ["type"],
+            "allOf": [
+                {"if": {"properties": {"type": {"const": "command"}}}, "then": g.subschema_for::<CommandAction>()},
+                {"if": {"properties": {"type": {"const": "agent"}}}, "then": g.subschema_for::<AgentAction>()},
+            ],
+        })
+    }
+}
+
+/// One hook of a v1 file.
+#[derive(Deserialize, JsonSchema)]
+pub(crate) struct KiroEntry {
+    name: NonEmpty,
+    trigger: Trigger,
+    /// A tool name (PreToolUse, PostToolUse) or file path pattern; missing or empty: everything.
+    matcher: Option<Pattern>,
+    action: Action,
+    /// Seconds (default 60).
+    timeout: Option<Positive>,
+    enabled: Option<bool>,
+}
+
+/// A `.kiro/hooks/<name>.json` file.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(title = "Kiro hooks file")]
+pub(crate) struct KiroFile {
+    version: V1,
+    hooks: Vec<KiroEntry>,
+}
+
+/// The literal `"v1"`.
+struct V1;
+
+impl<'de> Deserialize<'de> for V1 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match String::deserialize(d)?.as_str() {
+            "v1" => Ok(V1),
+            _ => Err(D::Error::custom("version must be \"v1\"")),
+        }
+    }
+}
+
+impl JsonSchema for V1 {
+    fn schema_name() -> Cow<'static, str> {
+        "Version".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"const": "v1"})
+    }
+}
