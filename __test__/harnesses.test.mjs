@@ -222,7 +222,7 @@ test('Antigravity: one load-time error drops the whole file, and convert writes 
   p.write('proj/.agent/hooks.json', { a: { Stop: [{ command: 'true' }] }, b: { Stop: [{ type: 'COMMAND', command: 'true' }] } })
   const rt = createRuntime({ cwd: p.path('proj'), homeDir: p.path('home'), requireHookApproval: false })
   t.after(() => rt.close())
-  assert.ok(rt.diagnostics.some((d) => /b\.Stop\[0\]: type must be "command" or "prompt".*loads no hook/.test(d.message)), JSON.stringify(rt.diagnostics))
+  assert.ok(rt.diagnostics.some((d) => /b\[Stop\]\[0\]: type must be "command" or "prompt".*loads no hook/.test(d.message)), JSON.stringify(rt.diagnostics))
   p.write('proj/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh', timeout: 2.5 }] }], Stop: [{ hooks: [{ type: 'command', command: 'check.sh' }] }] } })
   const out = spawnSync(bin, ['convert', '--from', 'claude', '--to', 'antigravity', '.claude/settings.json'], { cwd: p.path('proj'), encoding: 'utf8' })
   assert.equal(out.status, 0, out.stderr)

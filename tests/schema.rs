@@ -389,3 +389,73 @@ proptest! {
         agree(Dialect::Kiro, "/p/.kiro/hooks/a.json", &json!({"version": "v1", "hooks": hooks}))?;
     }
 }
+
+/// An Antigravity handler: valid, with optional extras, then maybe one mistake.
+fn antigravity_handler() -> impl Strategy<Value = Value> {
+    let base = prop::sample::select(vec![
+        json!({"command": "./g.sh"}),
+        json!({"type": "command", "command": "./g.sh"}),
+        json!({"type": "prompt", "prompt": "UTC", "model": "m"}),
+    ]);
+    let keys = prop::sample::select(vec!["type", "command", "prompt", "model", "timeout", "env"]);
+    let mistake = prop::option::of((
+        keys,
+        prop::option::of(prop_oneof![field_value(), Just(json!("COMMAND")), Just(json!(3_000_000_000i64))]),
+    ));
+    (base, prop::option::of(Just(json!(5))), mistake).prop_map(|(mut h, timeout, mistake)| {
+        let o = h.as_object_mut().unwrap();
+        if let Some(t) = timeout {
+            o.insert("timeout".into(), t);
+        }
+        match mistake {
+            Some((k, Some(v))) => drop(o.insert(k.into(), v)),
+            Some((k, None)) => drop(o.remove(k)),
+            None => {}
+        }
+        h
+    })
+}
+
+fn antigravity_file() -> impl Strategy<Value = Value> {
+    let group = (
+        prop::option::of(prop::sample::select(vec![json!("run_command"), json!("*"), json!(3)])),
+        prop::collection::vec(antigravity_handler(), 0..3),
+    )
+        .prop_map(|(m, hooks)| {
+            let mut g = serde_json::Map::new();
+            if let Some(m) = m {
+                g.insert("matcher".into(), m);
+            }
+            g.insert("hooks".into(), Value::Array(hooks));
+            Value::Object(g)
+        });
+    let event = prop_oneof![
+        prop::collection::vec(group, 0..2).prop_map(|g| ("PreToolUse", Value::Array(g))),
+        prop::collection::vec(antigravity_handler(), 0..2).prop_map(|h| ("stop", Value::Array(h))),
+        prop::collection::vec(antigravity_handler(), 0..2).prop_map(|h| ("SessionEnd", Value::Array(h))),
+        Just(("Stop", json!({"command": "x"}))),
+    ];
+    let hook = (
+        prop::collection::vec(event, 0..3),
+        prop::option::of(prop::sample::select(vec![json!(true), json!(false), json!("no")])),
+    )
+        .prop_map(|(evs, enabled)| {
+            let mut h: serde_json::Map<String, Value> = evs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+            if let Some(e) = enabled {
+                h.insert("enabled".into(), e);
+            }
+            Value::Object(h)
+        });
+    let name = prop::sample::select(vec!["guard", "lint", "enabled"]);
+    prop::collection::vec((name, prop_oneof![9 => hook, 1 => Just(json!([1]))]), 1..3)
+        .prop_map(|hs| Value::Object(hs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn antigravity_schema_and_loader_agree(v in antigravity_file()) {
+        agree(Dialect::Antigravity, "/p/.agent/hooks.json", &v)?;
+    }
+}

@@ -60,16 +60,20 @@ pub fn check_root(d: Dialect, root: &Value) -> Option<SchemaProblem> {
     let h = crate::harness::of(d);
     let fs = h.file_schema()?;
     let e = (fs.check)(root).err()?;
-    Some(problem(h.events(), &e))
+    // Antigravity reads event names in any case.
+    Some(problem(h.events(), d == Dialect::Antigravity, &e))
 }
 
-fn problem(events: &[EventSpec], e: &serde_path_to_error::Error<serde_json::Error>) -> SchemaProblem {
+fn problem(events: &[EventSpec], any_case: bool, e: &serde_path_to_error::Error<serde_json::Error>) -> SchemaProblem {
     use serde_path_to_error::Segment;
     let (mut at, mut event) = (String::new(), None);
     for seg in e.path().iter() {
         match seg {
             Segment::Seq { index } => at.push_str(&format!("[{index}]")),
-            Segment::Map { key } if event.is_none() && events.iter().any(|s| s.name == key) => {
+            Segment::Map { key }
+                if event.is_none()
+                    && events.iter().any(|s| s.name == key || (any_case && s.name.eq_ignore_ascii_case(key))) =>
+            {
                 at.push_str(&format!("[{key}]"));
                 event = Some(key.clone());
             }

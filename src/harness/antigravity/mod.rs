@@ -7,6 +7,7 @@
 
 mod input;
 mod parse;
+mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::{Harness, PayloadCtx};
@@ -60,6 +61,12 @@ impl Harness for Antigravity {
 
     fn file_kind(&self, _path: &Path) -> &'static str {
         "Antigravity hooks.json"
+    }
+
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        static S: crate::harness::schema::FileSchema =
+            crate::harness::schema::FileSchema::of::<schema::AntigravityFile>();
+        Some(&S)
     }
 
     fn member(&self, _root: &Map<String, Value>) -> &'static str {

@@ -25,95 +25,62 @@ pub(crate) fn is_named_hooks(root: &Map<String, Value>) -> bool {
 }
 
 /// The event of a key, matched case-insensitively.
-fn event_of(key: &str) -> Option<EventSpec> {
+pub(super) fn event_of(key: &str) -> Option<EventSpec> {
     super::EVENTS.iter().find(|e| e.name.eq_ignore_ascii_case(key)).copied()
 }
 
-/// Problems found while checking; an error drops the file.
+/// What the file has that Antigravity discards (its errors are the type's, schema.rs).
 #[derive(Default)]
 struct Check {
-    error: Option<String>,
     warnings: Vec<String>,
 }
 
 impl Check {
-    fn fail(&mut self, m: String) {
-        self.error.get_or_insert(m);
-    }
-
-    fn handler(&mut self, at: &str, h: &Value) {
-        let Some(o) = h.as_object() else { return self.fail(format!("{at}: hook is not an object")) };
-        for k in o.keys().filter(|k| !HANDLER_KEYS.contains(&k.as_str())) {
+    fn unknown(&mut self, at: &str, o: &Map<String, Value>, known: &[&str]) {
+        for k in o.keys().filter(|k| !known.contains(&k.as_str())) {
             self.warnings.push(format!("{at}: unknown key {} is discarded by Antigravity", quote(k)));
-        }
-        let ty = match o.get("type") {
-            None => "command",
-            Some(Value::String(t)) if t == "command" || t == "prompt" => t.as_str(),
-            Some(t) => return self.fail(format!("{at}: type must be \"command\" or \"prompt\", not {t}")),
-        };
-        let wrong: &[&str] = if ty == "command" { &["prompt", "model"] } else { &["command"] };
-        if let Some(k) = wrong.iter().find(|k| o.contains_key(**k)) {
-            return self.fail(format!("{at}: a {ty} hook cannot carry {}", quote(k)));
-        }
-        if let Some(t) = o.get("timeout") {
-            let whole = t.as_i64().is_some_and(|n| i32::try_from(n).is_ok());
-            if !whole {
-                self.fail(format!("{at}: timeout must be a whole number of seconds (32-bit), not {t}"));
-            }
         }
     }
 
     fn event(&mut self, at: &str, spec: EventSpec, v: &Value) {
-        let Some(items) = v.as_array() else { return self.fail(format!("{at}: must be an array")) };
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in v.as_array().into_iter().flatten().enumerate() {
             let at = format!("{at}[{i}]");
+            let Some(o) = item.as_object() else { continue };
             if !spec.matcher {
-                self.handler(&at, item);
+                self.unknown(&at, o, &HANDLER_KEYS);
                 continue;
             }
-            let Some(g) = item.as_object() else { return self.fail(format!("{at}: group is not an object")) };
-            for k in g.keys().filter(|k| !GROUP_KEYS.contains(&k.as_str())) {
-                self.warnings.push(format!("{at}: unknown key {} is discarded by Antigravity", quote(k)));
-            }
-            if g.get("matcher").is_some_and(|m| !m.is_string()) {
-                return self.fail(format!("{at}: matcher must be a string"));
-            }
-            match g.get("hooks") {
-                None => {}
-                Some(Value::Array(hs)) => {
-                    hs.iter().enumerate().for_each(|(j, h)| self.handler(&format!("{at}.hooks[{j}]"), h))
+            self.unknown(&at, o, &GROUP_KEYS);
+            for (j, h) in o.get("hooks").and_then(Value::as_array).into_iter().flatten().enumerate() {
+                if let Some(h) = h.as_object() {
+                    self.unknown(&format!("{at}.hooks[{j}]"), h, &HANDLER_KEYS);
                 }
-                Some(_) => self.fail(format!("{at}: hooks must be an array")),
             }
         }
     }
 
     fn named(&mut self, name: &str, hook: &Value) {
-        if name == "enabled" {
-            return self.fail("\"enabled\" at the top level: every top-level key is a hook name".into());
-        }
-        let Some(o) = hook.as_object() else { return self.fail(format!("{name}: a named hook must be an object")) };
-        for (k, v) in o {
-            match (k.as_str(), event_of(k)) {
-                ("enabled", _) if !v.is_boolean() => self.fail(format!("{name}.enabled must be true or false")),
-                ("enabled", _) => {}
-                (_, Some(spec)) => self.event(&format!("{name}.{k}"), spec, v),
-                (_, None) => {
-                    self.warnings.push(format!("{name}: {} is not an Antigravity event; it never fires", quote(k)))
-                }
+        for (k, v) in hook.as_object().into_iter().flatten() {
+            match event_of(k) {
+                _ if k == "enabled" => {}
+                Some(spec) => self.event(&format!("{name}[{k}]"), spec, v),
+                None => self.warnings.push(format!("{name}: {} is not an Antigravity event; it never fires", quote(k))),
             }
         }
     }
 }
 
 pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+    // The file's type (schema.rs) says whether Antigravity loads it at all.
+    let value = Value::Object(root.clone());
+    if let Some(p) = crate::harness::schema::check_root(crate::vocab::Dialect::Antigravity, &value) {
+        let m = format!("{}: {}; Antigravity loads no hook from this file", p.at, p.message);
+        sink.file_diag(ctx, Severity::Error, p.event.as_deref(), m);
+        return 0;
+    }
     let mut check = Check::default();
     for (name, hook) in root {
         check.named(name, hook);
-    }
-    if let Some(e) = check.error {
-        sink.file_diag(ctx, Severity::Error, None, format!("{e}; Antigravity loads no hook from this file"));
-        return 0;
     }
     for w in check.warnings {
         sink.file_diag(ctx, Severity::Warning, None, w);
@@ -216,6 +183,6 @@ mod tests {
         let bad = r#"{"a":{"Stop":[{"command":"true"}]},"b":{"Stop":[{"command":"true","timeout":1.5}]}}"#;
         let (hooks, diags) = load(bad);
         assert!(hooks.is_empty());
-        assert!(diags.iter().any(|d| d.contains("b.Stop[0]: timeout must be a whole number")), "{diags:?}");
+        assert!(diags.iter().any(|d| d.contains("b[Stop][0]: timeout must be a whole number")), "{diags:?}");
     }
 }
