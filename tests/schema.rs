@@ -459,3 +459,55 @@ proptest! {
         agree(Dialect::Antigravity, "/p/.agent/hooks.json", &v)?;
     }
 }
+
+/// A Kimi `[[hooks]]` table: valid, then maybe one mistake.
+fn kimi_table() -> impl Strategy<Value = Value> {
+    let keys = prop::sample::select(vec!["event", "matcher", "command", "timeout", "when"]);
+    let value = prop_oneof![
+        Just(json!("")),
+        Just(json!("Bash")),
+        Just(json!("NotAnEvent")),
+        Just(json!(5)),
+        Just(json!(0)),
+        Just(json!(601)),
+        Just(json!(2.5)),
+        Just(json!(true)),
+        Just(json!(["a"])),
+    ];
+    let mistake = prop::option::of((keys, prop::option::of(value)));
+    (prop::option::of(Just(json!(10))), mistake).prop_map(|(timeout, mistake)| {
+        let mut o = serde_json::Map::new();
+        o.insert("event".into(), json!("PreToolUse"));
+        o.insert("matcher".into(), json!("Bash"));
+        o.insert("command".into(), json!("./g.sh"));
+        if let Some(t) = timeout {
+            o.insert("timeout".into(), t);
+        }
+        match mistake {
+            Some((k, Some(v))) => drop(o.insert(k.into(), v)),
+            Some((k, None)) => drop(o.remove(k)),
+            None => {}
+        }
+        Value::Object(o)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn kimi_schema_and_loader_agree(tables in prop::collection::vec(kimi_table(), 0..3)) {
+        let v = json!({"model": {"name": "k2"}, "hooks": tables});
+        let path = "/h/.kimi-code/config.toml";
+        let text = toml::to_string(&v).unwrap();
+        let (_, diags) = parse_text(Path::new(path), Some(Dialect::Kimi), &text);
+        let errors: Vec<String> = diags.into_iter().filter(|x| x.severity == Severity::Error)
+            .map(|x| x.message.split(": ").next().unwrap_or("").to_owned()).collect();
+        let problem = check_schema(Dialect::Kimi, &v);
+        prop_assert_eq!(problem.is_some(), !errors.is_empty(), "loader {:?}, schema {:?}, file {}", errors, problem, v);
+        if let Some(p) = &problem {
+            prop_assert!(errors.iter().any(|e| p.at.starts_with(e.as_str())), "loader {:?}, schema {:?}", errors, p);
+        }
+        prop_assert_eq!(validator(Dialect::Kimi).is_valid(&v), problem.is_none(), "{}", v);
+    }
+}

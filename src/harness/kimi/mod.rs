@@ -6,6 +6,7 @@
 //! everything else failing open.
 
 mod parse;
+mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::stdin::{tool_output_text, Stdin, CLAUDE_ONLY};
@@ -69,6 +70,11 @@ impl Harness for Kimi {
 
     fn dedicated(&self, _path: &Path) -> bool {
         false
+    }
+
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<schema::KimiConfig>();
+        Some(&S)
     }
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
