@@ -42,15 +42,8 @@ fn field_value() -> impl Strategy<Value = Value> {
 
 /// A valid entry of a random type with optional extras, then (half the time) one field set to
 /// a random value or removed: files with one mistake, or none.
-fn handler() -> impl Strategy<Value = Value> {
-    let ty = prop::sample::select(vec![
-        None,
-        Some("command"),
-        Some("http"),
-        Some("prompt"),
-        Some("agent"),
-        Some("mcp_tool"),
-    ]);
+fn handler(types: &[&'static str]) -> impl Strategy<Value = Value> {
+    let ty = prop::option::of(prop::sample::select(types.to_vec()));
     let extras = prop::collection::vec(
         prop::sample::select(vec![
             ("timeout", json!(5)),
@@ -60,6 +53,9 @@ fn handler() -> impl Strategy<Value = Value> {
             ("headers", json!({"X": "y"})),
             ("if", json!("Bash(git push:*)")),
             ("statusMessage", json!("checking")),
+            ("worker", json!(true)),
+            ("maxInFlight", json!(4)),
+            ("idleTimeout", json!(30)),
         ]),
         0..3,
     );
@@ -78,13 +74,15 @@ fn handler() -> impl Strategy<Value = Value> {
         "input",
         "prompt",
         "if",
+        "maxInFlight",
+        "idleTimeout",
     ]);
     let mistake = prop::option::of((keys, prop::option::of(field_value())));
     (ty, extras, mistake).prop_map(|(ty, extras, mistake)| {
         let mut o = serde_json::Map::new();
         let base: &[(&str, Value)] = match ty {
-            Some("http") => &[("url", json!("https://127.0.0.1:9/h"))],
-            Some("prompt" | "agent") => &[("prompt", json!("ok?"))],
+            Some("http" | "webhook") => &[("url", json!("https://127.0.0.1:9/h"))],
+            Some("prompt" | "agent" | "oracle" | "subagent" | "proxy") => &[("prompt", json!("ok?"))],
             Some("mcp_tool") => &[("server", json!("s")), ("tool", json!("t"))],
             _ => &[("command", json!("./guard.sh"))],
         };
@@ -107,7 +105,11 @@ fn handler() -> impl Strategy<Value = Value> {
     })
 }
 
-fn file() -> impl Strategy<Value = Value> {
+/// The handler types Claude Code's file generator tries (all of Claude's, plus none).
+const CLAUDE_TYPES: &[&str] = &["command", "http", "prompt", "agent", "mcp_tool"];
+
+/// Claude-shaped files with some of `events` (and one unknown name) under `hooks`.
+fn family_file(events: &[&'static str], types: &[&'static str]) -> impl Strategy<Value = Value> {
     let matcher = prop::option::of(prop::sample::select(vec![
         json!("Bash"),
         json!("Edit|Write"),
@@ -117,7 +119,7 @@ fn file() -> impl Strategy<Value = Value> {
         json!(3),
         json!("("),
     ]));
-    let group = (matcher, prop::collection::vec(handler(), 0..3), prop::bool::weighted(0.9)).prop_map(
+    let group = (matcher, prop::collection::vec(handler(types), 0..3), prop::bool::weighted(0.9)).prop_map(
         |(m, hooks, with_hooks)| {
             let mut g = serde_json::Map::new();
             if let Some(m) = m {
@@ -129,7 +131,9 @@ fn file() -> impl Strategy<Value = Value> {
             Value::Object(g)
         },
     );
-    let event = prop::sample::select(vec!["PreToolUse", "Stop", "SessionStart", "PostToolUse", "NotAnEvent"]);
+    let mut names = events.to_vec();
+    names.push("NotAnEvent");
+    let event = prop::sample::select(names);
     prop::collection::vec((event, prop::collection::vec(group, 1..3)), 0..3).prop_map(|evs| {
         json!({"hooks": evs.into_iter().map(|(e, gs)| (e.to_owned(), Value::Array(gs))).collect::<serde_json::Map<_, _>>()})
     })
@@ -141,7 +145,8 @@ fn loader_errors(path: &str, d: Dialect, v: &Value) -> Vec<String> {
     diags
         .into_iter()
         .filter(|x| x.severity == Severity::Error)
-        .map(|x| x.message.split(": ").next().unwrap_or("").to_owned())
+        // A problem of the whole file names no place.
+        .map(|x| x.message.split_once(": ").map_or("", |(at, _)| at).to_owned())
         .collect()
 }
 
@@ -154,7 +159,11 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
-    fn the_schema_and_the_loader_agree_on_generated_files(which in 0..DIALECTS.len(), v in file(), wrap in any::<bool>()) {
+    fn the_schema_and_the_loader_agree_on_generated_files(
+        which in 0..DIALECTS.len(),
+        v in family_file(&["PreToolUse", "Stop", "SessionStart", "PostToolUse"], CLAUDE_TYPES),
+        wrap in any::<bool>(),
+    ) {
         let (d, path, at_root) = DIALECTS[which];
         // Droid: the events at the root, or (wrongly) under `hooks`.
         let v = if at_root && !wrap { v["hooks"].clone() } else { v };
@@ -509,5 +518,46 @@ proptest! {
             prop_assert!(errors.iter().any(|e| p.at.starts_with(e.as_str())), "loader {:?}, schema {:?}", errors, p);
         }
         prop_assert_eq!(validator(Dialect::Kimi).is_valid(&v), problem.is_none(), "{}", v);
+    }
+}
+
+/// Every handler type and alias hookrt's own files take, and one they do not.
+const NATIVE_TYPES: &[&str] =
+    &["command", "shell", "http", "webhook", "prompt", "oracle", "agent", "subagent", "proxy", "mcp_tool", "worker", "exec"];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn native_schema_and_loader_agree(
+        v in family_file(&["tool:before", "turn:stop", "session:start"], NATIVE_TYPES),
+        member in prop::sample::select(vec!["events", "hooks", "none", "null"]),
+        disable in prop::option::of(prop::sample::select(vec![json!(true), json!(false), json!("yes")])),
+    ) {
+        let mut root = serde_json::Map::new();
+        root.insert("version".into(), json!(1));
+        match member {
+            "none" => {}
+            "null" => drop(root.insert("events".into(), Value::Null)),
+            m => drop(root.insert(m.into(), v["hooks"].clone())),
+        }
+        if let Some(d) = disable {
+            root.insert("disableAllHooks".into(), d);
+        }
+        agree(Dialect::Native, "/p/.dsh-hooks.json", &Value::Object(root))?;
+    }
+
+    #[test]
+    fn opencode_schema_and_loader_agree(
+        v in family_file(&["tool.execute.before", "session.idle", "chat.message"], &["command", "http", "subagent", "prompt"]),
+        hooks in prop::sample::select(vec!["object", "none", "null", "list"]),
+    ) {
+        let v = match hooks {
+            "object" => v,
+            "none" => json!({"model": "m"}),
+            "null" => json!({"hooks": null}),
+            _ => json!({"hooks": [1]}),
+        };
+        agree(Dialect::Opencode, "/p/opencode.json", &v)?;
     }
 }

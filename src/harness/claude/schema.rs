@@ -8,7 +8,7 @@
 
 use crate::config::if_rule::Rule;
 use crate::harness::schema::{NonBlank, Positive, StringMap};
-use crate::vocab::MatcherStyle;
+use crate::vocab::{HandlerKind, MatcherStyle};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
@@ -79,6 +79,43 @@ struct CommandHook {
     env: Option<StringMap>,
     #[serde(flatten)]
     common: Common,
+}
+
+/// A worker (`type: "worker"`, or a command with `"worker": true` where Claude's handler rules
+/// apply): a command plus the worker's settings.
+#[derive(Deserialize, JsonSchema)]
+struct WorkerHook {
+    command: NonBlank,
+    args: Option<Vec<String>>,
+    env: Option<StringMap>,
+    #[serde(rename = "maxInFlight")]
+    max_in_flight: Option<InFlight>,
+    /// Seconds.
+    #[serde(rename = "idleTimeout")]
+    idle_timeout: Option<Positive>,
+    #[serde(flatten)]
+    common: Common,
+}
+
+/// How many requests a worker takes at once: a whole number from 1 to 10000.
+struct InFlight;
+
+impl<'de> Deserialize<'de> for InFlight {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match u64::deserialize(d)? {
+            1..=10_000 => Ok(InFlight),
+            _ => Err(D::Error::custom("maxInFlight must be a whole number from 1 to 10000")),
+        }
+    }
+}
+
+impl JsonSchema for InFlight {
+    fn schema_name() -> Cow<'static, str> {
+        "MaxInFlight".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "integer", "minimum": 1, "maximum": 10000})
+    }
 }
 
 /// `type: "http"` with Claude's rules.
@@ -154,6 +191,70 @@ impl JsonSchema for HttpUrl {
 /// One hook entry, by its `type`.
 pub(crate) struct Handler<F>(PhantomData<F>);
 
+/// Which entry type a `type` word (with Claude's `"worker": true`) asks for.
+#[derive(Clone, Copy)]
+enum Shape {
+    Command,
+    Worker,
+    ClaudeHttp,
+    Webhook,
+    McpTool,
+    Prompt,
+    Agent,
+}
+
+impl Shape {
+    fn of<F: Family>(ty: &str) -> Shape {
+        match HandlerKind::from_type(ty) {
+            Some(HandlerKind::Worker) => Shape::Worker,
+            Some(HandlerKind::Webhook) if F::CLAUDE_HTTP && ty == "http" => Shape::ClaudeHttp,
+            Some(HandlerKind::Webhook) => Shape::Webhook,
+            Some(HandlerKind::McpTool) => Shape::McpTool,
+            Some(HandlerKind::Oracle) => Shape::Prompt,
+            Some(HandlerKind::Proxy) => Shape::Agent,
+            Some(HandlerKind::Shell) | None => Shape::Command,
+        }
+    }
+
+    fn check<E: serde::de::Error>(self, v: &Value) -> Result<(), E> {
+        match self {
+            Shape::Command => variant::<CommandHook, _>(v),
+            Shape::Worker => variant::<WorkerHook, _>(v),
+            Shape::ClaudeHttp => variant::<HttpHook, _>(v),
+            Shape::Webhook => variant::<WebhookHook, _>(v),
+            Shape::McpTool => variant::<McpToolHook, _>(v),
+            Shape::Prompt => variant::<PromptHook, _>(v),
+            Shape::Agent => variant::<AgentHook, _>(v),
+        }
+    }
+
+    fn schema(self, g: &mut SchemaGenerator) -> Schema {
+        match self {
+            Shape::Command => g.subschema_for::<CommandHook>(),
+            Shape::Worker => g.subschema_for::<WorkerHook>(),
+            Shape::ClaudeHttp => g.subschema_for::<HttpHook>(),
+            Shape::Webhook => g.subschema_for::<WebhookHook>(),
+            Shape::McpTool => g.subschema_for::<McpToolHook>(),
+            Shape::Prompt => g.subschema_for::<PromptHook>(),
+            Shape::Agent => g.subschema_for::<AgentHook>(),
+        }
+    }
+
+    /// A command's schema, which (where Claude's rules apply) is a worker's with `"worker": true`.
+    fn command_schema<F: Family>(self, g: &mut SchemaGenerator) -> Schema {
+        let plain = self.schema(g);
+        if !matches!(self, Shape::Command) || !F::CLAUDE_HTTP {
+            return plain;
+        }
+        let worker = Shape::Worker.schema(g);
+        json_schema!({
+            "if": {"properties": {"worker": {"const": true}}, "required": ["worker"]},
+            "then": worker,
+            "else": plain,
+        })
+    }
+}
+
 /// Reads a variant from the entry, naming the field in the message.
 fn variant<T: serde::de::DeserializeOwned, E: serde::de::Error>(v: &Value) -> Result<(), E> {
     serde_path_to_error::deserialize::<_, T>(v).map(|_| ()).map_err(|e| {
@@ -175,14 +276,11 @@ impl<'de, F: Family> Deserialize<'de> for Handler<F> {
             Some(Value::String(t)) if F::KINDS.contains(&t.as_str()) => t.as_str(),
             Some(t) => return Err(D::Error::custom(format!("unknown hook type {t} (one of {})", F::KINDS.join(", ")))),
         };
-        match ty {
-            "http" if F::CLAUDE_HTTP => variant::<HttpHook, _>(&v)?,
-            "http" => variant::<WebhookHook, _>(&v)?,
-            "mcp_tool" => variant::<McpToolHook, _>(&v)?,
-            "prompt" => variant::<PromptHook, _>(&v)?,
-            "agent" => variant::<AgentHook, _>(&v)?,
-            _ => variant::<CommandHook, _>(&v)?,
-        }
+        let shape = match Shape::of::<F>(ty) {
+            Shape::Command if F::CLAUDE_HTTP && o.get("worker") == Some(&Value::Bool(true)) => Shape::Worker,
+            s => s,
+        };
+        shape.check(&v)?;
         Ok(Handler(PhantomData))
     }
 }
@@ -197,17 +295,10 @@ impl<F: Family> JsonSchema for Handler<F> {
         // No `type` (or `null`) is a command.
         let mut cases = vec![json_schema!({
             "if": {"anyOf": [{"not": {"required": ["type"]}}, {"properties": {"type": {"type": "null"}}}]},
-            "then": g.subschema_for::<CommandHook>(),
+            "then": Shape::Command.command_schema::<F>(g),
         })];
         for k in F::KINDS {
-            let then = match *k {
-                "http" if F::CLAUDE_HTTP => g.subschema_for::<HttpHook>(),
-                "http" => g.subschema_for::<WebhookHook>(),
-                "mcp_tool" => g.subschema_for::<McpToolHook>(),
-                "prompt" => g.subschema_for::<PromptHook>(),
-                "agent" => g.subschema_for::<AgentHook>(),
-                _ => g.subschema_for::<CommandHook>(),
-            };
+            let then = Shape::of::<F>(k).command_schema::<F>(g);
             cases
                 .push(json_schema!({"if": {"properties": {"type": {"const": k}}, "required": ["type"]}, "then": then}));
         }

@@ -2,6 +2,8 @@
 //! with canonical event names, every handler type and alias (docs/harnesses/native.md). Hooks
 //! read an envelope `{event, ts, …}`.
 
+mod schema;
+
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::claude::groups::GroupRules;
 use crate::harness::claude::input::{fill_base, Base};
@@ -27,6 +29,10 @@ pub(crate) static EVENTS: [EventSpec; CanonicalEvent::COUNT] = {
 const RULES: GroupRules = GroupRules::seconds(false, true, HandlerKind::from_type);
 
 impl Harness for Native {
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        Some(&schema::SCHEMA)
+    }
+
     fn dialect(&self) -> Dialect {
         Dialect::Native
     }

@@ -2,6 +2,8 @@
 //! event names (docs/harnesses/opencode.md). Claude's group shape and answers; comments and
 //! trailing commas allowed; matchers are regexes.
 
+mod schema;
+
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::claude::groups::GroupRules;
 use crate::harness::claude::input::{shaped, Base};
@@ -41,6 +43,12 @@ fn kinds(ty: &str) -> Option<HandlerKind> {
 const RULES: GroupRules = GroupRules::seconds(false, false, kinds);
 
 impl Harness for Opencode {
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        static S: crate::harness::schema::FileSchema =
+            crate::harness::schema::FileSchema::of::<schema::OpencodeConfig>();
+        Some(&S)
+    }
+
     fn dialect(&self) -> Dialect {
         Dialect::Opencode
     }

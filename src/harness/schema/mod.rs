@@ -1,0 +1,110 @@
+//! The JSON Schema of a dialect's hook file, and the check `hookrt validate` runs with it. Both
+//! come from one Rust type per file shape (in each harness folder): `schemars` writes the
+//! schema (draft 2020-12) and `serde` reads a file with the same type, so an editor validating
+//! with the schema and hookrt validating with the type say the same thing; a property test
+//! (tests/schema.rs) holds both against the loader.
+
+mod blocks;
+mod event_map;
+
+pub(crate) use blocks::*;
+pub(crate) use event_map::{dialect_marker, DialectMatcher, Either, EventMap, OfDialect, When};
+
+use crate::vocab::{Dialect, EventSpec};
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// Where the published schemas live (`$id`s are `<BASE><dialect>.schema.json`).
+pub const SCHEMA_BASE: &str = "https://hookrt.dev/schemas/";
+
+/// A dialect's file type, as the two things it is used for.
+pub(crate) struct FileSchema {
+    pub generate: fn() -> Schema,
+    pub check: fn(&Value) -> Result<(), serde_path_to_error::Error<serde_json::Error>>,
+}
+
+impl FileSchema {
+    pub(crate) const fn of<T: JsonSchema + DeserializeOwned>() -> Self {
+        FileSchema { generate: generate::<T>, check: check::<T> }
+    }
+
+    /// A file read as `A` when `W` holds for its root, else as `B` (a switch that turns every
+    /// hook off, a member that moves the events).
+    pub(crate) const fn either<W: When, A, B>() -> Self
+    where
+        A: JsonSchema + DeserializeOwned,
+        B: JsonSchema + DeserializeOwned,
+    {
+        FileSchema { generate: generate::<Either<W, A, B>>, check: Either::<W, A, B>::check }
+    }
+}
+
+fn generate<T: JsonSchema>() -> Schema {
+    SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<T>()
+}
+
+fn check<T: DeserializeOwned>(v: &Value) -> Result<(), serde_path_to_error::Error<serde_json::Error>> {
+    serde_path_to_error::deserialize::<_, T>(v).map(|_| ())
+}
+
+/// A dialect's schema with its `$id` and title, or `None` when its files are not JSON-like
+/// (Cline's hooks are executables).
+pub fn schema_of(d: Dialect) -> Option<Value> {
+    let fs = crate::harness::of(d).file_schema()?;
+    let mut s = (fs.generate)();
+    s.insert("$id".into(), Value::String(format!("{SCHEMA_BASE}{}.schema.json", d.as_str())));
+    let kind = crate::harness::of(d).file_kind(std::path::Path::new("hooks.json"));
+    s.insert("title".into(), Value::String(format!("{kind} (hookrt dialect {})", d.as_str())));
+    Some(s.to_value())
+}
+
+/// One place a file breaks its dialect's schema, named as the loader names places
+/// (`hooks[PreToolUse][0].hooks[1]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaProblem {
+    pub event: Option<String>,
+    pub at: String,
+    pub message: String,
+}
+
+/// Checks a file's root against its dialect's schema.
+pub fn check_root(d: Dialect, root: &Value) -> Option<SchemaProblem> {
+    let h = crate::harness::of(d);
+    let fs = h.file_schema()?;
+    let e = (fs.check)(root).err()?;
+    // Antigravity reads event names in any case.
+    Some(problem(h.events(), d == Dialect::Antigravity, &e))
+}
+
+fn problem(events: &[EventSpec], any_case: bool, e: &serde_path_to_error::Error<serde_json::Error>) -> SchemaProblem {
+    use serde_path_to_error::Segment;
+    let (mut at, mut event) = (String::new(), None);
+    let mut under_member = false;
+    for (depth, seg) in e.path().iter().enumerate() {
+        // A key right inside a root member is named in brackets (`hooks[outbound][0]`).
+        let bracket = depth == 1 && std::mem::take(&mut under_member);
+        match seg {
+            Segment::Seq { index } => at.push_str(&format!("[{index}]")),
+            Segment::Map { key }
+                if event.is_none()
+                    && events.iter().any(|s| s.name == key || (any_case && s.name.eq_ignore_ascii_case(key))) =>
+            {
+                at.push_str(&format!("[{key}]"));
+                event = Some(key.clone());
+            }
+            Segment::Map { key } if bracket => at.push_str(&format!("[{key}]")),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                under_member = depth == 0;
+                if !at.is_empty() {
+                    at.push('.');
+                }
+                at.push_str(key);
+            }
+            Segment::Unknown => at.push_str(".?"),
+        }
+    }
+    SchemaProblem { event, at, message: e.inner().to_string() }
+}
+
