@@ -18,6 +18,19 @@ const DIALECTS: &[(Dialect, &str, bool)] = &[
     (Dialect::Droid, "/p/.factory/hooks.json", true),
 ];
 
+/// One mistake made to an entry: a field set to a value (`Some`) or removed (`None`).
+type Mistake = Option<(&'static str, Option<Value>)>;
+
+/// The entry with its mistake made.
+fn apply(mut o: serde_json::Map<String, Value>, mistake: Mistake) -> Value {
+    match mistake {
+        Some((k, Some(v))) => drop(o.insert(k.into(), v)),
+        Some((k, None)) => drop(o.remove(k)),
+        None => {}
+    }
+    Value::Object(o)
+}
+
 fn field_value() -> impl Strategy<Value = Value> {
     prop_oneof![
         Just(Value::Null),
@@ -92,16 +105,7 @@ fn handler(types: &[&'static str]) -> impl Strategy<Value = Value> {
         for (k, v) in base.iter().cloned().chain(extras) {
             o.insert(k.into(), v);
         }
-        match mistake {
-            Some((k, Some(v))) => {
-                o.insert(k.into(), v);
-            }
-            Some((k, None)) => {
-                o.remove(k);
-            }
-            None => {}
-        }
-        Value::Object(o)
+        apply(o, mistake)
     })
 }
 
@@ -261,12 +265,7 @@ fn auggie_hook() -> impl Strategy<Value = Value> {
         for (k, v) in extras {
             o.insert(k.into(), v);
         }
-        match mistake {
-            Some((k, Some(v))) => drop(o.insert(k.into(), v)),
-            Some((k, None)) => drop(o.remove(k)),
-            None => {}
-        }
-        Value::Object(o)
+        apply(o, mistake)
     })
 }
 
@@ -380,12 +379,7 @@ fn kiro_entry() -> impl Strategy<Value = Value> {
         for (k, v) in extras {
             o.insert(k.into(), v);
         }
-        match mistake {
-            Some((k, Some(v))) => drop(o.insert(k.into(), v)),
-            Some((k, None)) => drop(o.remove(k)),
-            None => {}
-        }
-        Value::Object(o)
+        apply(o, mistake)
     })
 }
 
@@ -416,12 +410,7 @@ fn antigravity_handler() -> impl Strategy<Value = Value> {
         if let Some(t) = timeout {
             o.insert("timeout".into(), t);
         }
-        match mistake {
-            Some((k, Some(v))) => drop(o.insert(k.into(), v)),
-            Some((k, None)) => drop(o.remove(k)),
-            None => {}
-        }
-        h
+        apply(std::mem::take(o), mistake)
     })
 }
 
@@ -492,12 +481,7 @@ fn kimi_table() -> impl Strategy<Value = Value> {
         if let Some(t) = timeout {
             o.insert("timeout".into(), t);
         }
-        match mistake {
-            Some((k, Some(v))) => drop(o.insert(k.into(), v)),
-            Some((k, None)) => drop(o.remove(k)),
-            None => {}
-        }
-        Value::Object(o)
+        apply(o, mistake)
     })
 }
 
@@ -522,8 +506,10 @@ proptest! {
 }
 
 /// Every handler type and alias hookrt's own files take, and one they do not.
-const NATIVE_TYPES: &[&str] =
-    &["command", "shell", "http", "webhook", "prompt", "oracle", "agent", "subagent", "proxy", "mcp_tool", "worker", "exec"];
+const NATIVE_TYPES: &[&str] = &[
+    "command", "shell", "http", "webhook", "prompt", "oracle", "agent", "subagent", "proxy", "mcp_tool", "worker",
+    "exec",
+];
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
@@ -559,5 +545,98 @@ proptest! {
             _ => json!({"hooks": [1]}),
         };
         agree(Dialect::Opencode, "/p/opencode.json", &v)?;
+    }
+}
+
+/// An entry built from `base`, with some of `extras`, then maybe one mistake: a key of `keys`
+/// set to a generic wrong value or one of `values`, or removed.
+fn flat_entry(
+    base: Vec<Value>,
+    extras: Vec<(&'static str, Value)>,
+    keys: Vec<&'static str>,
+    values: Vec<Value>,
+) -> impl Strategy<Value = Value> {
+    let mistake = prop::option::of((
+        prop::sample::select(keys),
+        prop::option::of(prop_oneof![field_value(), prop::sample::select(values)]),
+    ));
+    (prop::sample::select(base), prop::collection::vec(prop::sample::select(extras), 0..3), mistake).prop_map(
+        |(base, extras, mistake)| {
+            let mut o = base.as_object().cloned().unwrap_or_default();
+            o.extend(extras.into_iter().map(|(k, v)| (k.to_owned(), v)));
+            apply(o, mistake)
+        },
+    )
+}
+
+/// `{"hooks": {event: [entry, …]}}` with some of `events` and one unknown name; sometimes with
+/// `hooks` missing, `null` or a list.
+fn flat_file(events: &[&'static str], entry: impl Strategy<Value = Value>) -> impl Strategy<Value = Value> {
+    let mut names = events.to_vec();
+    names.push("NotAnEvent");
+    let list = prop_oneof![9 => prop::collection::vec(entry, 0..3).prop_map(Value::Array), 1 => Just(json!({"a": 1}))];
+    let hooks = prop::collection::vec((prop::sample::select(names), list), 0..3)
+        .prop_map(|evs| Value::Object(evs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()));
+    let root = prop::sample::select(vec!["object", "object", "object", "object", "none", "null", "list"]);
+    (hooks, root).prop_map(|(hooks, root)| match root {
+        "object" => json!({"version": 1, "hooks": hooks}),
+        "none" => json!({"version": 1}),
+        "null" => json!({"hooks": null}),
+        _ => json!({"hooks": [hooks]}),
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn cursor_schema_and_loader_agree(v in flat_file(
+        &["beforeShellExecution", "stop", "preToolUse"],
+        flat_entry(
+            vec![json!({"command": "./g.sh"}), json!({"type": "command", "command": "./g.sh"})],
+            vec![("matcher", json!("Shell")), ("timeout", json!(5)), ("failClosed", json!(true)), ("loop_limit", json!(3)), ("loop_limit", Value::Null)],
+            vec!["type", "command", "matcher", "timeout", "failClosed", "loop_limit"],
+            vec![json!("prompt"), json!("("), json!(u64::MAX)],
+        ),
+    )) {
+        agree(Dialect::Cursor, "/p/.cursor/hooks.json", &v)?;
+    }
+
+    #[test]
+    fn windsurf_schema_and_loader_agree(v in flat_file(
+        &["pre_run_command", "post_cascade_response"],
+        flat_entry(
+            vec![json!({"command": "./g.sh"})],
+            vec![("working_directory", json!("/tmp")), ("show_output", json!(true)), ("matcher", json!("x"))],
+            vec!["command", "working_directory"],
+            vec![json!(" ")],
+        ),
+    )) {
+        agree(Dialect::Windsurf, "/p/.windsurf/hooks.json", &v)?;
+    }
+
+    #[test]
+    fn copilot_schema_and_loader_agree(
+        v in flat_file(
+            &["preToolUse", "PreToolUse", "sessionStart"],
+            flat_entry(
+                vec![
+                    json!({"type": "command", "bash": "./g.sh"}),
+                    json!({"command": "./g.sh"}),
+                    json!({"type": "command", "exec": "./g", "args": ["a"]}),
+                    json!({"type": "http", "url": "http://127.0.0.1:9/h"}),
+                ],
+                vec![("matcher", json!("bash|edit")), ("timeoutSec", json!(5)), ("cwd", json!("sub")), ("env", json!({"A": "1"})), ("bash", json!(" "))],
+                vec!["type", "bash", "command", "exec", "args", "env", "url", "matcher", "timeout", "timeoutSec", "cwd"],
+                vec![json!("prompt"), json!("("), json!(["a", 1])],
+            ),
+        ),
+        disable in prop::option::of(prop::sample::select(vec![json!(true), json!(false), json!(1)])),
+    ) {
+        let mut v = v;
+        if let Some(d) = disable {
+            v["disableAllHooks"] = d;
+        }
+        agree(Dialect::Copilot, "/p/.github/hooks/a.json", &v)?;
     }
 }

@@ -77,6 +77,26 @@ impl LoadSink<'_> {
     }
 }
 
+/// The `hooks` object of a dedicated hooks file (Cursor, Copilot, Windsurf); reported (and
+/// `None`) when it is missing or not an object.
+pub(crate) fn hooks_object<'r>(
+    ctx: &FileCtx,
+    root: &'r Map<String, Value>,
+    sink: &mut LoadSink,
+) -> Option<&'r Map<String, Value>> {
+    match root.get("hooks") {
+        Some(Value::Object(m)) => Some(m),
+        None => {
+            sink.file_diag(ctx, Severity::Error, None, "config has no \"hooks\" object".into());
+            None
+        }
+        Some(_) => {
+            sink.file_diag(ctx, Severity::Error, None, "\"hooks\" must be an object of event names".into());
+            None
+        }
+    }
+}
+
 /// Walks a file that lists hook entries directly under each event (`{"hooks": {"stop":
 /// [entry, …]}}`: Cursor, Copilot, Windsurf): unknown events and non-arrays are reported, and `f`
 /// gets each entry with its event and index. Returns how many entries `f` accepted.

@@ -7,7 +7,7 @@
 #![allow(dead_code)]
 
 use crate::config::if_rule::Rule;
-use crate::harness::schema::{NonBlank, Positive, StringMap};
+use crate::harness::schema::{check_as, NonBlank, Positive, StringMap};
 use crate::vocab::{HandlerKind, MatcherStyle};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::Error as _;
@@ -218,13 +218,13 @@ impl Shape {
 
     fn check<E: serde::de::Error>(self, v: &Value) -> Result<(), E> {
         match self {
-            Shape::Command => variant::<CommandHook, _>(v),
-            Shape::Worker => variant::<WorkerHook, _>(v),
-            Shape::ClaudeHttp => variant::<HttpHook, _>(v),
-            Shape::Webhook => variant::<WebhookHook, _>(v),
-            Shape::McpTool => variant::<McpToolHook, _>(v),
-            Shape::Prompt => variant::<PromptHook, _>(v),
-            Shape::Agent => variant::<AgentHook, _>(v),
+            Shape::Command => check_as::<CommandHook, _>(v),
+            Shape::Worker => check_as::<WorkerHook, _>(v),
+            Shape::ClaudeHttp => check_as::<HttpHook, _>(v),
+            Shape::Webhook => check_as::<WebhookHook, _>(v),
+            Shape::McpTool => check_as::<McpToolHook, _>(v),
+            Shape::Prompt => check_as::<PromptHook, _>(v),
+            Shape::Agent => check_as::<AgentHook, _>(v),
         }
     }
 
@@ -253,18 +253,6 @@ impl Shape {
             "else": plain,
         })
     }
-}
-
-/// Reads a variant from the entry, naming the field in the message.
-fn variant<T: serde::de::DeserializeOwned, E: serde::de::Error>(v: &Value) -> Result<(), E> {
-    serde_path_to_error::deserialize::<_, T>(v).map(|_| ()).map_err(|e| {
-        let path = e.path().to_string();
-        if path == "." {
-            E::custom(e.inner())
-        } else {
-            E::custom(format!("{path}: {}", e.inner()))
-        }
-    })
 }
 
 impl<'de, F: Family> Deserialize<'de> for Handler<F> {

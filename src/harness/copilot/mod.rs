@@ -5,6 +5,7 @@
 
 mod input;
 mod reply;
+mod schema;
 mod trust;
 
 use crate::config::candidate::sorted_dir;
@@ -60,6 +61,10 @@ pub(crate) static EVENTS: [EventSpec; 25] = [
 ];
 
 impl Harness for Copilot {
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        Some(&schema::SCHEMA)
+    }
+
     fn reply(&self, said: &crate::harness::reply::Said) -> crate::harness::reply::Reply {
         reply::reply(said)
     }
@@ -99,11 +104,7 @@ impl Harness for Copilot {
     }
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        let n = parse(ctx, root, sink);
-        if n == 0 && !root.contains_key("hooks") {
-            sink.file_diag(ctx, Severity::Error, None, "config has no \"hooks\" object".into());
-        }
-        n
+        parse(ctx, root, sink)
     }
 
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
@@ -255,7 +256,7 @@ pub(crate) fn exit_rule(code: Option<i32>, event: E, stdout: &str, stderr: &str,
 
 /// Parses a Copilot file; returns the number of hooks accepted.
 fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-    let Some(Value::Object(map)) = root.get("hooks") else { return 0 };
+    let Some(map) = entry::hooks_object(ctx, root, sink) else { return 0 };
     if root.get("disableAllHooks") == Some(&Value::Bool(true)) {
         return 0;
     }
@@ -275,7 +276,12 @@ fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize
 }
 
 fn handler(e: &Entry, sink: &mut LoadSink) -> Option<HandlerSpec> {
-    match e.obj.get("type").and_then(Value::as_str).unwrap_or("command") {
+    let ty = match e.obj.get("type") {
+        None | Some(Value::Null) => "command".to_owned(),
+        Some(Value::String(t)) => t.clone(),
+        Some(other) => other.to_string(),
+    };
+    match ty.as_str() {
         "command" if e.obj.contains_key("exec") => {
             let exec = e.command(sink, &["exec"])?;
             let args = match e.obj.get("args") {

@@ -3,6 +3,8 @@
 //! `conversation_id`/`generation_id`/`workspace_roots`, answers with `permission`,
 //! `user_message`, `agent_message` and `followup_message`, and a `loop_limit` on follow-ups.
 
+mod schema;
+
 use crate::config::entry::{self, LoadSink, Unit};
 use crate::config::{Candidate, FileCtx, Hook, Roots};
 use crate::harness::{Harness, PayloadCtx};
@@ -41,6 +43,11 @@ pub(crate) static EVENTS: [EventSpec; 18] = [
 pub(crate) const DEFAULT_LOOP_LIMIT: u32 = 5;
 
 impl Harness for Cursor {
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<schema::CursorFile>();
+        Some(&S)
+    }
+
     fn dialect(&self) -> Dialect {
         Dialect::Cursor
     }
@@ -74,11 +81,7 @@ impl Harness for Cursor {
     }
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        let n = parse(ctx, root, sink);
-        if n == 0 && !root.contains_key("hooks") {
-            sink.file_diag(ctx, Severity::Error, None, "config has no \"hooks\" object".into());
-        }
-        n
+        parse(ctx, root, sink)
     }
 
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
@@ -197,7 +200,7 @@ fn read(obj: &Map<String, Value>, event: E, out: &mut RunOutcome) {
 
 /// Parses a Cursor file; returns the number of hooks accepted.
 fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-    let Some(Value::Object(map)) = root.get("hooks") else { return 0 };
+    let Some(map) = entry::hooks_object(ctx, root, sink) else { return 0 };
     entry::each_entry(ctx, map, sink, |spec, e, i, sink| {
         if e.obj.get("type").is_some_and(|t| t != "command") {
             e.diag(sink, Severity::Error, "only type \"command\" hooks are run by hookrt");

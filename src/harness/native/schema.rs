@@ -17,8 +17,9 @@ pub(crate) struct NativeFamily;
 
 impl Family for NativeFamily {
     const NAME: &'static str = "Native";
-    const KINDS: &'static [&'static str] =
-        &["command", "shell", "http", "webhook", "prompt", "oracle", "agent", "subagent", "proxy", "mcp_tool", "worker"];
+    const KINDS: &'static [&'static str] = &[
+        "command", "shell", "http", "webhook", "prompt", "oracle", "agent", "subagent", "proxy", "mcp_tool", "worker",
+    ];
     const CLAUDE_HTTP: bool = false;
     const STYLE: MatcherStyle = MatcherStyle::LiteralOrRegex;
 }

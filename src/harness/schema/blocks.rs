@@ -115,3 +115,38 @@ pub(crate) fn render_path(path: &serde_path_to_error::Path) -> String {
     }
     s
 }
+
+/// Reads a value as `T` inside another type's check, naming the field in the message (for
+/// entries whose shape depends on a field, such as `type`).
+pub(crate) fn check_as<T: serde::de::DeserializeOwned, E: serde::de::Error>(v: &Value) -> Result<(), E> {
+    serde_path_to_error::deserialize::<_, T>(v).map(|_| ()).map_err(|e| {
+        let path = e.path().to_string();
+        if path == "." {
+            E::custom(e.inner())
+        } else {
+            E::custom(format!("{path}: {}", e.inner()))
+        }
+    })
+}
+
+/// A `type` that may be left out but, when given, must say `command` (`null` is not allowed).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct CommandOnly;
+
+impl<'de> Deserialize<'de> for CommandOnly {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::String(s) if s == "command" => Ok(CommandOnly),
+            other => Err(D::Error::custom(format!("only type \"command\" hooks are run, not {other}"))),
+        }
+    }
+}
+
+impl JsonSchema for CommandOnly {
+    fn schema_name() -> Cow<'static, str> {
+        "CommandType".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"const": "command"})
+    }
+}

@@ -107,4 +107,3 @@ fn problem(events: &[EventSpec], any_case: bool, e: &serde_path_to_error::Error<
     }
     SchemaProblem { event, at, message: e.inner().to_string() }
 }
-

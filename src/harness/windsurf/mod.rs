@@ -3,6 +3,8 @@
 //! execution_id, timestamp, tool_info}`, exit code 2 to block a pre-hook, no matchers and no
 //! timeouts.
 
+mod schema;
+
 use crate::config::entry::{self, LoadSink};
 use crate::config::{Candidate, FileCtx, Roots};
 use crate::harness::{Harness, PayloadCtx};
@@ -27,6 +29,11 @@ pub(crate) static EVENTS: [EventSpec; 10] = [
 ];
 
 impl Harness for Windsurf {
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<schema::WindsurfFile>();
+        Some(&S)
+    }
+
     fn dialect(&self) -> Dialect {
         Dialect::Windsurf
     }
@@ -60,11 +67,7 @@ impl Harness for Windsurf {
     }
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        let n = parse(ctx, root, sink);
-        if n == 0 && !root.contains_key("hooks") {
-            sink.file_diag(ctx, Severity::Error, None, "config has no \"hooks\" object".into());
-        }
-        n
+        parse(ctx, root, sink)
     }
 
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
@@ -128,7 +131,7 @@ fn tool_info(host: &Map<String, Value>, spelling: &str, cwd: &str) -> Value {
 
 /// Parses a Windsurf file; returns the number of hooks accepted.
 fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-    let Some(Value::Object(map)) = root.get("hooks") else { return 0 };
+    let Some(map) = entry::hooks_object(ctx, root, sink) else { return 0 };
     entry::each_entry(ctx, map, sink, |spec, e, i, sink| {
         let Some(command) = e.command(sink, &["command"]) else { return false };
         if e.obj.contains_key("matcher") {
