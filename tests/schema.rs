@@ -556,6 +556,7 @@ fn flat_entry(
     keys: Vec<&'static str>,
     values: Vec<Value>,
 ) -> impl Strategy<Value = Value> {
+    let values = if values.is_empty() { vec![Value::Null] } else { values };
     let mistake = prop::option::of((
         prop::sample::select(keys),
         prop::option::of(prop_oneof![field_value(), prop::sample::select(values)]),
@@ -609,7 +610,7 @@ proptest! {
             vec![json!({"command": "./g.sh"})],
             vec![("working_directory", json!("/tmp")), ("show_output", json!(true)), ("matcher", json!("x"))],
             vec!["command", "working_directory"],
-            vec![json!(" ")],
+            vec![],
         ),
     )) {
         agree(Dialect::Windsurf, "/p/.windsurf/hooks.json", &v)?;
@@ -638,5 +639,54 @@ proptest! {
             v["disableAllHooks"] = d;
         }
         agree(Dialect::Copilot, "/p/.github/hooks/a.json", &v)?;
+    }
+}
+
+fn gemini_file() -> impl Strategy<Value = Value> {
+    let hook = flat_entry(
+        vec![json!({"type": "command", "command": "./g.sh"}), json!({"command": "./g.sh", "name": "guard"})],
+        vec![("timeout", json!(5000)), ("env", json!({"A": "1"})), ("name", json!("n")), ("description", json!("d"))],
+        vec!["type", "command", "name", "env", "timeout"],
+        vec![json!("prompt")],
+    );
+    let group = flat_entry(
+        vec![json!({"matcher": "run_shell_command"}), json!({})],
+        vec![("matcher", json!("(")), ("sequential", json!(true)), ("matcher", Value::Null)],
+        vec!["matcher", "sequential"],
+        vec![],
+    );
+    let group = (group, prop::option::of(prop::collection::vec(hook, 0..3))).prop_map(|(mut g, hooks)| {
+        if let Some(h) = hooks {
+            g["hooks"] = Value::Array(h);
+        }
+        g
+    });
+    let switches = prop::sample::select(vec![
+        json!({}),
+        json!({}),
+        json!({"hooksConfig": {"enabled": false}}),
+        json!({"hooksConfig": {"enabled": true, "disabled": ["guard"]}}),
+        json!({"hooksConfig": 3}),
+        json!({"hooks": {"enabled": false}}),
+    ]);
+    (flat_file(&["BeforeTool", "AfterAgent", "SessionStart"], group), switches).prop_map(|(mut v, switches)| {
+        for (k, s) in switches.as_object().into_iter().flatten() {
+            match (k.as_str(), v["hooks"].as_object_mut()) {
+                ("hooks", Some(h)) => h.extend(s.as_object().cloned().unwrap_or_default()),
+                ("hooks", None) => {}
+                _ => v[k] = s.clone(),
+            }
+        }
+        v
+    })
+}
+
+proptest! {
+    // Mistakes sit two levels deep here: more cases to reach each.
+    #![proptest_config(ProptestConfig { cases: 2048, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn gemini_schema_and_loader_agree(v in gemini_file()) {
+        agree(Dialect::Gemini, "/p/.gemini/settings.json", &v)?;
     }
 }

@@ -26,7 +26,14 @@ fn regex_or_exact(m: &str) -> Matcher {
 
 /// Parses a Gemini file; returns the number of groups accepted.
 pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-    let Some(Value::Object(map)) = root.get("hooks") else { return 0 };
+    let map = match root.get("hooks") {
+        Some(Value::Object(map)) => map,
+        None | Some(Value::Null) => return 0,
+        Some(_) => {
+            sink.file_diag(ctx, Severity::Error, None, "\"hooks\" must be an object of event names".into());
+            return 0;
+        }
+    };
     let switches = root.get("hooksConfig").and_then(Value::as_object).unwrap_or(map);
     if switches.get("enabled") == Some(&Value::Bool(false)) {
         return 0;

@@ -8,6 +8,7 @@ mod config;
 mod input;
 mod reply;
 mod run;
+mod schema;
 mod trust;
 
 use crate::config::candidate::sorted_dir;
@@ -41,6 +42,10 @@ pub(crate) static EVENTS: [EventSpec; 11] = [
 pub(crate) const DEFAULT_TIMEOUT_MS: f64 = 60_000.0;
 
 impl Harness for Gemini {
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        Some(&schema::SCHEMA)
+    }
+
     fn reply(&self, said: &crate::harness::reply::Said) -> crate::harness::reply::Reply {
         reply::reply(said)
     }
