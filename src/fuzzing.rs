@@ -34,13 +34,17 @@ pub const CONFIG_FILES: &[(&str, Option<Dialect>)] = &[
 pub const DIALECTS: [Dialect; 17] = Dialect::ALL;
 
 /// A config file of any dialect: hooks and diagnostics, never a panic; every diagnostic names
-/// its file.
+/// its file; the file's JSON Schema type refuses it exactly when the loader reports an error.
 pub fn config(data: &[u8]) {
     let Some((&pick, rest)) = data.split_first() else { return };
     let (path, dialect) = CONFIG_FILES[pick as usize % CONFIG_FILES.len()];
     let text = String::from_utf8_lossy(rest);
-    let (hooks, diags) = crate::load::parse_text(Path::new(path), dialect, &text);
+    let (hooks, diags, read_as) = crate::load::parse_text_as(Path::new(path), dialect, &text);
     assert!(diags.iter().all(|d| d.file.as_deref() == Some(path)), "{diags:?}");
+    if let Some(Some(verdict)) = read_as.map(|d| crate::load::schema_check::verdict(Path::new(path), d, &text)) {
+        let errors: Vec<_> = diags.iter().filter(|d| d.severity == crate::vocab::Severity::Error).collect();
+        assert_eq!(verdict.is_some(), !errors.is_empty(), "{read_as:?} schema {verdict:?}, loader {errors:?}");
+    }
     for h in &hooks {
         let _ = h.identity();
         let _ = h.matcher.matches(Some("Bash"));

@@ -35,7 +35,9 @@ pub use contract::Outcome;
 pub use convert::{convert_file, Converted, Format};
 pub use handler::oracle::parse_answer as parse_oracle_answer;
 pub use harness::reply::Reply;
-pub use harness::schema::{check_root as check_schema, schema_of, SchemaProblem, SCHEMA_BASE};
+pub use harness::schema::{
+    check_file as check_schema_at, check_root as check_schema, schema_of, SchemaProblem, SCHEMA_BASE,
+};
 pub use harness::{all_dispatch_names, event_names};
 pub use inside::install::{
     Change as InstallChange, InstallError, InstallScope, Plan as InstallPlan, Target as InstallTarget,

@@ -183,7 +183,7 @@ async fn agents_hooks_json() {
     let loaded = rt.loaded();
     let d: Vec<_> = loaded.diagnostics.iter().filter(|d| !d.message.contains("not approved")).collect();
     assert_eq!(d.len(), 1, "{d:?}");
-    assert_eq!(d[0].message, "Stop[0]: timeoutMs must be a positive number of milliseconds");
+    assert_eq!(d[0].message, "[Stop][0]: timeoutMs must be a positive number of milliseconds");
     let reason = |tool: &'static str| {
         let rt = &rt;
         async move {

@@ -146,10 +146,10 @@ pub(crate) trait Harness: Sync {
         None
     }
 
-    /// Whether [`Harness::file_schema`] describes this file (Droid's `settings.json` holds its
-    /// hooks under a member, unlike its `hooks.json`).
-    fn schema_applies(&self, _path: &Path) -> bool {
-        true
+    /// The schema describing the file at `path`: the published one, unless the dialect's files
+    /// differ in shape (Codex's `config.toml`, Droid's `settings.json`).
+    fn file_schema_at(&self, _path: &Path) -> Option<&'static schema::FileSchema> {
+        self.file_schema()
     }
 
     /// Another dialect whose file this root is, by its shape (the `.agents/hooks.json` of

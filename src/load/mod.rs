@@ -6,7 +6,7 @@
 pub(crate) mod consent;
 pub(crate) mod discovery;
 mod read;
-mod schema_check;
+pub(crate) mod schema_check;
 pub(crate) mod script;
 mod switches;
 pub(crate) mod table;
@@ -130,6 +130,16 @@ pub fn load(opts: &LoadOptions) -> Loaded {
 /// Parses one file's text as `dialect` (recognised when `None`) without touching the disk
 /// beyond the name: the hooks and diagnostics it gives. For the fuzz targets.
 pub fn parse_text(path: &Path, dialect: Option<Dialect>, text: &str) -> (Vec<Hook>, Vec<Diagnostic>) {
+    let (hooks, diags, _) = parse_text_as(path, dialect, text);
+    (hooks, diags)
+}
+
+/// [`parse_text`], with the dialect the file was read as (by its path and shape).
+pub(crate) fn parse_text_as(
+    path: &Path,
+    dialect: Option<Dialect>,
+    text: &str,
+) -> (Vec<Hook>, Vec<Diagnostic>, Option<Dialect>) {
     let opts = LoadOptions { accept_hooks: true, ..Default::default() };
     let mut reader = read::Reader::new(&opts);
     reader.text(&Candidate::settings(path.to_path_buf(), dialect, Scope::Project), text);

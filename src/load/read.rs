@@ -195,8 +195,9 @@ impl<'a> Reader<'a> {
     }
 
     /// The hooks and diagnostics read so far (the fuzz targets' view).
-    pub(crate) fn into_parts(self) -> (Vec<Hook>, Vec<Diagnostic>) {
-        (self.hooks, self.diagnostics)
+    pub(crate) fn into_parts(self) -> (Vec<Hook>, Vec<Diagnostic>, Option<Dialect>) {
+        let dialect = self.sources.last().map(|s| s.dialect);
+        (self.hooks, self.diagnostics, dialect)
     }
 }
 

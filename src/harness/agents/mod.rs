@@ -3,6 +3,8 @@
 //! wrapped in `{"hooks": …}`. Commands run through the shell; timeouts are in milliseconds
 //! (default 5 s); `denyOnFailure` makes any failure a deny; the answer is the last line of stdout.
 
+mod schema;
+
 use crate::config::entry::{self, Entry, Unit};
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::claude::input::{shaped, Base};
@@ -26,6 +28,10 @@ pub(crate) static EVENTS: [EventSpec; 3] = [
 ];
 
 impl Harness for Agents {
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        Some(&schema::SCHEMA)
+    }
+
     fn dialect(&self) -> Dialect {
         Dialect::Agents
     }
@@ -105,9 +111,10 @@ fn deny_spellings(obj: &Map<String, Value>, out: &mut RunOutcome) {
 
 /// Parses the hooks of an `.agents` file; returns how many were accepted.
 fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-    let map = match root.get("hooks") {
-        Some(Value::Object(m)) => m,
-        _ => root,
+    // Places are named as in Claude-shaped files: `hooks[Stop][0]`, or `[Stop][0]` at the root.
+    let (map, member) = match root.get("hooks") {
+        Some(Value::Object(m)) => (m, "hooks"),
+        _ => (root, ""),
     };
     let mut count = 0;
     for (event, value) in map.iter().filter(|(k, _)| *k != "disableAllHooks") {
@@ -116,11 +123,11 @@ fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize
             continue;
         };
         let Some(list) = value.as_array() else {
-            sink.file_diag(ctx, Severity::Error, Some(event), format!("{event}: must be an array of hooks"));
+            sink.file_diag(ctx, Severity::Error, Some(event), format!("{member}[{event}]: must be an array of hooks"));
             continue;
         };
         for (i, v) in list.iter().enumerate() {
-            let Some(e) = Entry::read(ctx, event, format!("{event}[{i}]"), v, sink) else { continue };
+            let Some(e) = Entry::read(ctx, event, format!("{member}[{event}][{i}]"), v, sink) else { continue };
             let Some(command) = e.command(sink, &["command"]) else { continue };
             let Some((matcher_text, matcher)) = e.matcher(sink, spec.canonical, None) else { continue };
             let spec = (spec.canonical, spec.result);

@@ -42,9 +42,20 @@ pub(crate) static EVENTS: [EventSpec; 14] = [
 const RULES: GroupRules = GroupRules::seconds(true, true, crate::harness::claude::claude_kinds);
 
 impl Harness for Codex {
+    /// The published schema is `hooks.json`'s, which must have its `hooks`.
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
-        static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<CodexFile>();
+        static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<CodexHooksFile>();
         Some(&S)
+    }
+
+    /// `config.toml` may have no `[hooks]` table.
+    fn file_schema_at(&self, path: &Path) -> Option<&'static crate::harness::schema::FileSchema> {
+        static TOML: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<CodexConfig>();
+        if is_toml(path) {
+            Some(&TOML)
+        } else {
+            self.file_schema()
+        }
     }
 
     fn dialect(&self) -> Dialect {
@@ -235,10 +246,12 @@ crate::harness::claude::schema::events_object!(
     ]
 );
 
-/// A Codex `hooks.json` (or the `[hooks]` table of `config.toml`).
+/// A Codex `hooks.json`.
+type CodexHooksFile = crate::harness::schema::Dedicated<crate::harness::schema::HooksKey, CodexEvents>;
+
+/// A Codex `config.toml`, whose `[hooks]` table is optional.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
-#[schemars(title = "Codex hooks")]
-struct CodexFile {
+struct CodexConfig {
     #[allow(dead_code)]
     hooks: Option<CodexEvents>,
 }

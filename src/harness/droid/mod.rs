@@ -94,9 +94,15 @@ impl Harness for Droid {
         Some(&S)
     }
 
-    /// The schema is `hooks.json`'s (events at the root).
-    fn schema_applies(&self, path: &Path) -> bool {
-        !is_settings(path)
+    /// The published schema is `hooks.json`'s (events at the root); `settings.json` holds them
+    /// under `hooks`.
+    fn file_schema_at(&self, path: &Path) -> Option<&'static crate::harness::schema::FileSchema> {
+        static SETTINGS: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<DroidSettings>();
+        if is_settings(path) {
+            Some(&SETTINGS)
+        } else {
+            self.file_schema()
+        }
     }
 
     fn dedicated(&self, path: &Path) -> bool {
@@ -174,6 +180,15 @@ crate::harness::claude::schema::events_object!(DroidEvents, DroidFamily, [Sessio
 
 /// Droid's `hooks.json`: the events at the root; a `"hooks"` object there is never run.
 type DroidHooksFile = DroidEvents;
+
+crate::harness::schema::dialect_marker!(DroidDialect, Dialect::Droid);
+
+/// Droid's `settings.json`: the events under `hooks`, beside the rest of its settings.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct DroidSettings {
+    #[allow(dead_code)]
+    hooks: Option<crate::harness::schema::EventMap<DroidDialect, crate::harness::claude::schema::Group<DroidFamily>>>,
+}
 
 #[cfg(test)]
 mod tests {

@@ -125,7 +125,7 @@ fn expand_home(s: &str, home: &std::path::Path) -> String {
 /// Python's `shlex.split` (POSIX rules, no comments): a `#` is an ordinary character, so a word
 /// such as `#tag` stays a word. The `shlex` crate always reads `#` as a comment, so `#` is hidden
 /// from it behind a private-use character and put back after the split.
-fn split(command: &str) -> Option<Vec<String>> {
+pub(super) fn split(command: &str) -> Option<Vec<String>> {
     const HIDDEN: char = '\u{F8FF}';
     if command.contains(HIDDEN) {
         return shlex::split(command);

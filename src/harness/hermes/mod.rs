@@ -7,6 +7,7 @@
 mod config;
 mod input;
 mod reply;
+mod schema;
 mod trust;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
@@ -53,6 +54,11 @@ pub(crate) static EVENTS: [EventSpec; 23] = [
 const DEFAULT_BLOCK_MESSAGE: &str = "Blocked by shell hook.";
 
 impl Harness for Hermes {
+    fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
+        static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<schema::HermesConfig>();
+        Some(&S)
+    }
+
     fn reply(&self, said: &crate::harness::reply::Said) -> crate::harness::reply::Reply {
         reply::reply(said)
     }

@@ -5,13 +5,9 @@
 #![allow(dead_code)]
 
 use crate::harness::claude::schema::{Family, Group};
-use crate::harness::schema::{dialect_marker, EventMap, FileSchema, When};
+use crate::harness::schema::{dialect_marker, Dedicated, EventMap, FileSchema, HooksKey, MemberName, When};
 use crate::vocab::{Dialect, MatcherStyle};
-use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer};
 use serde_json::Value;
-use std::borrow::Cow;
 
 pub(crate) struct NativeFamily;
 
@@ -28,52 +24,15 @@ dialect_marker!(NativeDialect, Dialect::Native);
 
 type Events = EventMap<NativeDialect, Group<NativeFamily>>;
 
-/// The file's member (`events` or `hooks`) holding the events; a file without one must say
-/// `disableAllHooks`.
-macro_rules! member_file {
-    ($name:ident, $member:literal) => {
-        pub(crate) struct $name;
+/// `events`, where hookrt's own files keep their events.
+pub(crate) struct EventsKey;
 
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                #[derive(Deserialize)]
-                struct Fields {
-                    #[serde(rename = $member)]
-                    events: Option<Events>,
-                    #[serde(rename = "disableAllHooks")]
-                    disable_all: Option<Value>,
-                }
-                let f = Fields::deserialize(d)?;
-                if f.events.is_none() && !matches!(f.disable_all, Some(Value::Bool(_))) {
-                    return Err(D::Error::custom(concat!("config has no \"", $member, "\" object")));
-                }
-                Ok($name)
-            }
-        }
-
-        impl JsonSchema for $name {
-            fn schema_name() -> Cow<'static, str> {
-                stringify!($name).into()
-            }
-            fn json_schema(g: &mut SchemaGenerator) -> Schema {
-                let events = g.subschema_for::<Events>();
-                json_schema!({
-                    "type": "object",
-                    "anyOf": [
-                        {"properties": {$member: events}, "required": [$member]},
-                        {
-                            "properties": {$member: {"type": "null"}, "disableAllHooks": {"type": "boolean"}},
-                            "required": ["disableAllHooks"],
-                        },
-                    ],
-                })
-            }
-        }
-    };
+impl MemberName for EventsKey {
+    const NAME: &'static str = "events";
 }
 
-member_file!(HooksMember, "hooks");
-member_file!(EventsMember, "events");
+type HooksMember = Dedicated<HooksKey, Events>;
+type EventsMember = Dedicated<EventsKey, Events>;
 
 /// A file with a `hooks` key is read from it, otherwise from `events`.
 pub(crate) struct HasHooks;

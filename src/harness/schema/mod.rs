@@ -6,9 +6,11 @@
 
 mod blocks;
 mod event_map;
+mod member;
 
 pub(crate) use blocks::*;
 pub(crate) use event_map::{dialect_marker, DialectMatcher, Either, EventMap, OfDialect, When};
+pub(crate) use member::{Dedicated, HooksKey, MemberName};
 
 use crate::vocab::{Dialect, EventSpec};
 use schemars::generate::SchemaSettings;
@@ -69,10 +71,21 @@ pub struct SchemaProblem {
     pub message: String,
 }
 
-/// Checks a file's root against its dialect's schema.
+/// Checks a file's root against its dialect's (published) schema.
 pub fn check_root(d: Dialect, root: &Value) -> Option<SchemaProblem> {
+    problem_of(d, crate::harness::of(d).file_schema()?, root)
+}
+
+/// Checks a file's root against the schema of the file at `path` (Codex's `config.toml` and
+/// Droid's `settings.json` hold their hooks differently from the `hooks.json` the published
+/// schemas describe); `None` when no schema describes the file.
+pub fn check_file(d: Dialect, path: &std::path::Path, root: &Value) -> Option<Option<SchemaProblem>> {
+    let fs = crate::harness::of(d).file_schema_at(path)?;
+    Some(problem_of(d, fs, root))
+}
+
+fn problem_of(d: Dialect, fs: &FileSchema, root: &Value) -> Option<SchemaProblem> {
     let h = crate::harness::of(d);
-    let fs = h.file_schema()?;
     let e = (fs.check)(root).err()?;
     // Antigravity reads event names in any case.
     Some(problem(h.events(), d == Dialect::Antigravity, &e))
