@@ -251,7 +251,7 @@ test('schema: hookrt schema prints a draft 2020-12 schema with its $id; validate
   assert.deepEqual(JSON.parse(readFileSync(new URL('../schemas/claude.schema.json', import.meta.url), 'utf8')), s)
   r = hookrt(p, ['schema', '--dialect', 'cline'])
   assert.equal(r.code, 1)
-  assert.match(r.err, /no JSON Schema for cline/)
+  assert.match(r.err, /cline has no hook file to describe/)
   p.claude({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }, { type: 'command', timeout: 5 }] }] })
   r = hookrt(p, ['validate', '--json'])
   assert.equal(r.code, 1)

@@ -12,7 +12,9 @@ pub(crate) fn schema(dialect: Option<String>, out: Option<PathBuf>, io: Io<'_>) 
         Some(name) => match Dialect::parse(name) {
             Some(d) if schema_of(d).is_some() => vec![d],
             Some(d) => {
-                let _ = writeln!(io.err, "hookrt: no JSON Schema for {} files yet", d.as_str());
+                // Cline's hooks are executables: there is no file to describe.
+                let _ =
+                    writeln!(io.err, "hookrt: {} has no hook file to describe (its hooks are executables)", d.as_str());
                 return 1;
             }
             None => {

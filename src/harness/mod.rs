@@ -329,10 +329,15 @@ pub(crate) trait Harness: Sync {
         Consent::Scoped
     }
 
-    /// Whether it would run each of a file's hooks, by its own trust records (read-only).
+    /// Whether it would run each of a file's hooks, by its own trust records (read-only); a
+    /// harness without any runs them all, for [`Harness::why_ungated`].
     fn trust(&self, _ctx: &trust::TrustCtx, hooks: &[Hook]) -> Vec<trust::Verdict> {
-        let name = self.dialect().as_str();
-        trust::each(hooks, trust::Verdict::not_gated(format!("{name} runs its hooks without a trust record")))
+        trust::each(hooks, trust::Verdict::not_gated(self.why_ungated()))
+    }
+
+    /// Why a harness without trust records runs a file's hooks (shown by `hookrt trust`).
+    fn why_ungated(&self) -> String {
+        format!("{} runs its hooks without a trust record", self.dialect().as_str())
     }
 
     /// Its own hook's answer when hookrt runs as one (`hookrt hook <harness>`).

@@ -164,13 +164,8 @@ impl Harness for Auggie {
         true
     }
 
-    fn trust(
-        &self,
-        _ctx: &crate::harness::trust::TrustCtx,
-        hooks: &[crate::config::Hook],
-    ) -> Vec<crate::harness::trust::Verdict> {
-        let v = crate::harness::trust::Verdict::not_gated("Auggie runs project hooks without a trust step");
-        crate::harness::trust::each(hooks, v)
+    fn why_ungated(&self) -> String {
+        "Auggie runs project hooks without a trust step".into()
     }
 }
 

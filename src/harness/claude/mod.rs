@@ -106,20 +106,13 @@ impl Harness for Claude {
         input::input(ctx)
     }
 
-    /// Claude Code 2.1.332 marks its hooks' environment with `CLAUDECODE=1` and the session.
     /// Claude Code keeps no per-hook record; headless (`-p`) runs skip its workspace trust
     /// dialog and run project hooks.
-    fn trust(
-        &self,
-        _ctx: &crate::harness::trust::TrustCtx,
-        hooks: &[crate::config::Hook],
-    ) -> Vec<crate::harness::trust::Verdict> {
-        let v = crate::harness::trust::Verdict::not_gated(
-            "Claude Code runs project hooks without a trust step in headless (-p) mode",
-        );
-        crate::harness::trust::each(hooks, v)
+    fn why_ungated(&self) -> String {
+        "Claude Code runs project hooks without a trust step in headless (-p) mode".into()
     }
 
+    /// Claude Code 2.1.332 marks its hooks' environment with `CLAUDECODE=1` and the session.
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
         vec![
             ("CLAUDECODE".into(), "1".into()),

@@ -153,13 +153,8 @@ impl Harness for Cline {
         true
     }
 
-    fn trust(
-        &self,
-        _ctx: &crate::harness::trust::TrustCtx,
-        hooks: &[crate::config::Hook],
-    ) -> Vec<crate::harness::trust::Verdict> {
-        let v = crate::harness::trust::Verdict::not_gated("Cline runs every hook file it finds");
-        crate::harness::trust::each(hooks, v)
+    fn why_ungated(&self) -> String {
+        "Cline runs every hook file it finds".into()
     }
 }
 

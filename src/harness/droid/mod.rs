@@ -155,13 +155,8 @@ impl Harness for Droid {
         true
     }
 
-    fn trust(
-        &self,
-        _ctx: &crate::harness::trust::TrustCtx,
-        hooks: &[crate::config::Hook],
-    ) -> Vec<crate::harness::trust::Verdict> {
-        let v = crate::harness::trust::Verdict::not_gated("Droid runs project hooks without a trust step (droid exec)");
-        crate::harness::trust::each(hooks, v)
+    fn why_ungated(&self) -> String {
+        "Droid runs project hooks without a trust step (droid exec)".into()
     }
 }
 

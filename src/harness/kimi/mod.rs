@@ -105,13 +105,8 @@ impl Harness for Kimi {
         Vec::new()
     }
 
-    fn trust(
-        &self,
-        _ctx: &crate::harness::trust::TrustCtx,
-        hooks: &[crate::config::Hook],
-    ) -> Vec<crate::harness::trust::Verdict> {
-        let v = crate::harness::trust::Verdict::not_gated("Kimi Code reads hooks from the user's own config only");
-        crate::harness::trust::each(hooks, v)
+    fn why_ungated(&self) -> String {
+        "Kimi Code reads hooks from the user's own config only".into()
     }
 }
 

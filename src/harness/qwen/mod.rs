@@ -152,13 +152,8 @@ impl Harness for Qwen {
         true
     }
 
-    fn trust(
-        &self,
-        _ctx: &crate::harness::trust::TrustCtx,
-        hooks: &[crate::config::Hook],
-    ) -> Vec<crate::harness::trust::Verdict> {
-        let v = crate::harness::trust::Verdict::not_gated("Qwen Code runs project hooks without a trust step headless");
-        crate::harness::trust::each(hooks, v)
+    fn why_ungated(&self) -> String {
+        "Qwen Code runs project hooks without a trust step headless".into()
     }
 }
 
