@@ -59,6 +59,28 @@ mod findings {
         assert_eq!(o.reason.as_deref(), Some("blocked by hook"));
     }
 
+    /// `config`: a Hermes `config.yaml` of `-` is a list; serde fills a struct from a list, so
+    /// the schema's type took it while the loader refuses any root but a mapping. File types
+    /// now read structs from objects only.
+    #[test]
+    fn a_list_is_never_read_as_a_file_type() {
+        for (path, d, text) in [
+            ("/h/.hermes/config.yaml", Dialect::Hermes, "-"),
+            ("/p/.windsurf/hooks.json", Dialect::Windsurf, r#"{"hooks": {"pre_run_command": [["./g.sh"]]}}"#),
+            ("/p/.claude/settings.json", Dialect::Claude, r#"{"hooks": {"Stop": [["", [{"command": "x"}]]]}}"#),
+        ] {
+            let (_, diags) = hookrt::parse_text(Path::new(path), Some(d), text);
+            assert!(diags.iter().any(|x| x.severity == hookrt::Severity::Error), "{path}: {diags:?}");
+            let root: serde_json::Value = if path.ends_with(".yaml") {
+                serde_saphyr::from_str(text).unwrap()
+            } else {
+                serde_json::from_str(text).unwrap()
+            };
+            assert!(hookrt::check_schema(d, &root).is_some(), "{path}");
+        }
+        hookrt::fuzzing::config(b"c-");
+    }
+
     /// `permission_rule`: brush-parser 0.4 panics on a redirection whose file descriptor number
     /// does not fit; such a command is never handed to it.
     #[test]

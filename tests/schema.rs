@@ -115,6 +115,7 @@ const CLAUDE_TYPES: &[&str] = &["command", "http", "prompt", "agent", "mcp_tool"
 
 /// Claude-shaped files with some of `events` (and one unknown name) under `hooks`.
 fn family_file(events: &[&'static str], types: &[&'static str]) -> impl Strategy<Value = Value> {
+    let handler = prop_oneof![19 => handler(types), 1 => Just(json!(["./g.sh"]))];
     let matcher = prop::option::of(prop::sample::select(vec![
         json!("Bash"),
         json!("Edit|Write"),
@@ -124,7 +125,7 @@ fn family_file(events: &[&'static str], types: &[&'static str]) -> impl Strategy
         json!(3),
         json!("("),
     ]));
-    let group = (matcher, prop::collection::vec(handler(types), 0..3), prop::bool::weighted(0.9)).prop_map(
+    let group = (matcher, prop::collection::vec(handler, 0..3), prop::bool::weighted(0.9)).prop_map(
         |(m, hooks, with_hooks)| {
             let mut g = serde_json::Map::new();
             if let Some(m) = m {
@@ -136,6 +137,7 @@ fn family_file(events: &[&'static str], types: &[&'static str]) -> impl Strategy
             Value::Object(g)
         },
     );
+    let group = prop_oneof![19 => group, 1 => Just(json!(["Bash", [{"command": "./g.sh"}]]))];
     let mut names = events.to_vec();
     names.push("NotAnEvent");
     let event = prop::sample::select(names);
@@ -600,13 +602,14 @@ fn flat_entry(
         prop::sample::select(keys),
         prop::option::of(prop_oneof![field_value(), prop::sample::select(values)]),
     ));
-    (prop::sample::select(base), prop::collection::vec(prop::sample::select(extras), 0..3), mistake).prop_map(
-        |(base, extras, mistake)| {
+    let entry = (prop::sample::select(base), prop::collection::vec(prop::sample::select(extras), 0..3), mistake)
+        .prop_map(|(base, extras, mistake)| {
             let mut o = base.as_object().cloned().unwrap_or_default();
             o.extend(extras.into_iter().map(|(k, v)| (k.to_owned(), v)));
             apply(o, mistake)
-        },
-    )
+        });
+    // Now and then a list where the entry should be (serde would fill a struct from it).
+    prop_oneof![19 => entry, 1 => Just(json!(["./g.sh", "x", 5]))]
 }
 
 /// `{"hooks": {event: [entry, …]}}` with some of `events` and one unknown name; sometimes with
@@ -695,8 +698,8 @@ fn gemini_file() -> impl Strategy<Value = Value> {
         vec![],
     );
     let group = (group, prop::option::of(prop::collection::vec(hook, 0..3))).prop_map(|(mut g, hooks)| {
-        if let Some(h) = hooks {
-            g["hooks"] = Value::Array(h);
+        if let (Some(h), Some(o)) = (hooks, g.as_object_mut()) {
+            o.insert("hooks".into(), Value::Array(h));
         }
         g
     });

@@ -60,9 +60,9 @@ pub(crate) fn accepted_events(ctx: &FileCtx, events: &Map<String, Value>, sink: 
 /// dropped, empty groups dropped), or where the event breaks Auggie's schema.
 fn event_value(value: &Value, tool: bool, unknown: &mut Vec<(String, String)>) -> Result<Value, (String, String)> {
     let checked = if tool {
-        serde_path_to_error::deserialize::<_, Vec<ToolGroup>>(value).map(|_| ())
+        crate::harness::schema::read_as::<Vec<ToolGroup>>(value).map(|_| ())
     } else {
-        serde_path_to_error::deserialize::<_, Vec<EventGroup>>(value).map(|_| ())
+        crate::harness::schema::read_as::<Vec<EventGroup>>(value).map(|_| ())
     };
     if let Err(e) = checked {
         return Err((crate::harness::schema::render_path(e.path()), e.inner().to_string()));

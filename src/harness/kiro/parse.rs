@@ -27,7 +27,7 @@ pub(super) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSin
     let mut count = 0;
     for (i, v) in list.iter().enumerate() {
         // The entry's type (schema.rs) first: what it refuses is the entry's error.
-        if let Err(e) = serde_path_to_error::deserialize::<_, super::schema::KiroEntry>(v) {
+        if let Err(e) = crate::harness::schema::read_as::<super::schema::KiroEntry>(v) {
             let event = v.get("trigger").and_then(Value::as_str);
             let at = crate::harness::schema::render_path(e.path());
             sink.file_diag(ctx, Severity::Error, event, format!("hooks[{i}]{at}: {}", e.inner()));

@@ -119,7 +119,7 @@ pub(crate) fn render_path(path: &serde_path_to_error::Path) -> String {
 /// Reads a value as `T` inside another type's check, naming the field in the message (for
 /// entries whose shape depends on a field, such as `type`).
 pub(crate) fn check_as<T: serde::de::DeserializeOwned, E: serde::de::Error>(v: &Value) -> Result<(), E> {
-    serde_path_to_error::deserialize::<_, T>(v).map(|_| ()).map_err(|e| {
+    crate::harness::schema::read_as::<T>(v).map(|_| ()).map_err(|e| {
         let path = e.path().to_string();
         if path == "." {
             E::custom(e.inner())

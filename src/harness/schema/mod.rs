@@ -7,6 +7,7 @@
 mod blocks;
 mod event_map;
 mod member;
+mod strict;
 
 pub(crate) use blocks::*;
 pub(crate) use event_map::{dialect_marker, DialectMatcher, Either, EventMap, OfDialect, When};
@@ -48,7 +49,15 @@ fn generate<T: JsonSchema>() -> Schema {
 }
 
 fn check<T: DeserializeOwned>(v: &Value) -> Result<(), serde_path_to_error::Error<serde_json::Error>> {
-    serde_path_to_error::deserialize::<_, T>(v).map(|_| ())
+    read_as::<T>(v).map(|_| ())
+}
+
+/// Reads a value as a file type, keeping the path of the first problem; structs come from
+/// objects only (strict.rs).
+pub(crate) fn read_as<'v, T: serde::Deserialize<'v>>(
+    v: &'v Value,
+) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
+    serde_path_to_error::deserialize(strict::Strict(v))
 }
 
 /// A dialect's schema with its `$id` and title, or `None` when its files are not JSON-like
