@@ -34,8 +34,11 @@ test('validate: clean, errors, --strict warnings, --json', (t) => {
   r = hookrt(p, ['validate', '--json'])
   assert.equal(r.code, 1)
   const diags = JSON.parse(r.out)
-  assert.equal(diags.at(-1).message, 'events[tool:before][0].hooks[0]: unknown hook type "warp"')
-  assert.equal(diags.at(-1).event, 'tool:before')
+  // The loader's diagnostic, then the schema's at the same place.
+  const [loader, schema] = diags.slice(-2)
+  assert.equal(loader.message, 'events[tool:before][0].hooks[0]: unknown hook type "warp"')
+  assert.equal(loader.event, 'tool:before')
+  assert.match(schema.message, /^events\[tool:before\]\[0\]\.hooks\[0\]: unknown hook type "warp" .*\(native schema\)$/)
 })
 
 test('run prints {outcome, runs, canonical} and exits 2 on deny', (t) => {

@@ -428,9 +428,13 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
-    fn kiro_schema_and_loader_agree(entries in prop::collection::vec(kiro_entry(), 0..4), list in prop::bool::weighted(0.95)) {
+    fn kiro_schema_and_loader_agree(
+        entries in prop::collection::vec(kiro_entry(), 0..4),
+        list in prop::bool::weighted(0.95),
+        version in prop::sample::select(vec![json!("v1"), json!("v1"), json!("v1"), json!("v2"), Value::Null]),
+    ) {
         let hooks = if list { Value::Array(entries) } else { json!({"a": 1}) };
-        agree(Dialect::Kiro, "/p/.kiro/hooks/a.json", &json!({"version": "v1", "hooks": hooks}))?;
+        agree(Dialect::Kiro, "/p/.kiro/hooks/a.json", &json!({"version": version, "hooks": hooks}))?;
     }
 }
 

@@ -64,8 +64,7 @@ impl Harness for Kiro {
     }
 
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
-        static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<schema::KiroFile>();
-        Some(&S)
+        Some(&schema::SCHEMA)
     }
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {

@@ -115,6 +115,22 @@ pub(crate) struct KiroFile {
     hooks: Vec<KiroEntry>,
 }
 
+/// A file without `"version": "v1"` (the IDE's older when/then hooks share the folder): Kiro
+/// CLI does not read it, and hookrt skips it with a warning, so nothing in it is checked.
+pub(crate) struct NotV1;
+
+impl crate::harness::schema::When for NotV1 {
+    fn holds(root: &Value) -> bool {
+        root.get("version").and_then(Value::as_str) != Some("v1")
+    }
+    fn schema() -> Value {
+        serde_json::json!({"not": {"properties": {"version": {"const": "v1"}}, "required": ["version"]}})
+    }
+}
+
+pub(crate) static SCHEMA: crate::harness::schema::FileSchema =
+    crate::harness::schema::FileSchema::either::<NotV1, Value, KiroFile>();
+
 /// The literal `"v1"`.
 struct V1;
 

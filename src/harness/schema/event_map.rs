@@ -105,13 +105,20 @@ impl<W: When, A: JsonSchema, B: JsonSchema> JsonSchema for Either<W, A, B> {
         format!("{}Or{}", A::schema_name(), B::schema_name()).into()
     }
     fn json_schema(g: &mut SchemaGenerator) -> Schema {
-        json_schema!({"if": W::schema(), "then": g.subschema_for::<A>(), "else": g.subschema_for::<B>()})
+        json_schema!({
+            "type": "object",
+            "if": W::schema(),
+            "then": g.subschema_for::<A>(),
+            "else": g.subschema_for::<B>(),
+        })
     }
 }
 
 impl<W: When, A: serde::de::DeserializeOwned, B: serde::de::DeserializeOwned> Either<W, A, B> {
     /// Checks the root with `A` or `B`.
     pub(crate) fn check(root: &Value) -> Result<(), serde_path_to_error::Error<serde_json::Error>> {
+        // Every loader refuses a root that is not an object, whichever way it reads the rest.
+        crate::harness::schema::read_as::<Map<String, Value>>(root)?;
         if W::holds(root) {
             crate::harness::schema::read_as::<A>(root).map(|_| ())
         } else {
