@@ -807,3 +807,119 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn every_example_hook_file_loads_cleanly_and_validates() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (rel, d) in [
+        ("examples/project/.claude/settings.json", Dialect::Claude),
+        ("examples/project/.dsh-hooks.json", Dialect::Native),
+        ("examples/slow-hooks.json", Dialect::Native),
+    ] {
+        let text = std::fs::read_to_string(root.join(rel)).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let (hooks, diags) = parse_text(&root.join(rel), Some(d), &text);
+        assert!(!hooks.is_empty() && diags.iter().all(|x| x.severity != Severity::Error), "{rel}: {diags:?}");
+        assert_eq!(check_schema(d, &v), None, "{rel}");
+        assert!(validator(d).is_valid(&v), "{rel}");
+    }
+}
+
+/// One broken file per dialect (Kimi's TOML has its own test above): the loader names the place,
+/// and the schema's problem is at it or inside it.
+#[test]
+fn a_broken_file_of_every_dialect_fails_where_the_loader_says() {
+    let cases: &[(Dialect, &str, Value, &str)] = &[
+        (
+            Dialect::Claude,
+            "/p/.claude/settings.json",
+            json!({"hooks": {"Stop": [{"hooks": [{"type": "http", "url": "ftp://x"}]}]}}),
+            "hooks[Stop][0].hooks[0]",
+        ),
+        (
+            Dialect::Codex,
+            "/p/.codex/hooks.json",
+            json!({"hooks": {"Stop": [{"hooks": [{"command": "x", "timeout": 0}]}]}}),
+            "hooks[Stop][0].hooks[0]",
+        ),
+        (
+            Dialect::Qwen,
+            "/p/.qwen/settings.json",
+            json!({"hooks": {"Stop": [{"hooks": [{"type": "agent", "prompt": "p"}]}]}}),
+            "hooks[Stop][0].hooks[0]",
+        ),
+        (Dialect::Droid, "/p/.factory/hooks.json", json!({"Stop": [{"hooks": []}]}), "[Stop][0]"),
+        (
+            Dialect::Gemini,
+            "/p/.gemini/settings.json",
+            json!({"hooks": {"BeforeTool": [{"hooks": [{"command": "x", "timeout": -5}]}]}}),
+            "hooks[BeforeTool][0].hooks[0]",
+        ),
+        (
+            Dialect::Copilot,
+            "/p/.github/hooks/a.json",
+            json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": " "}]}}),
+            "hooks[preToolUse][0]",
+        ),
+        (
+            Dialect::Cursor,
+            "/p/.cursor/hooks.json",
+            json!({"version": 1, "hooks": {"stop": [{"command": "x", "loop_limit": -1}]}}),
+            "hooks[stop][0]",
+        ),
+        (
+            Dialect::Windsurf,
+            "/p/.windsurf/hooks.json",
+            json!({"hooks": {"pre_run_command": [{"command": 5}]}}),
+            "hooks[pre_run_command][0]",
+        ),
+        (
+            Dialect::Hermes,
+            "/h/.hermes/config.yaml",
+            json!({"hooks": {"pre_tool_call": [{"command": "g", "timeout": "soon"}]}}),
+            "hooks[pre_tool_call][0]",
+        ),
+        (
+            Dialect::Opencode,
+            "/p/opencode.json",
+            json!({"hooks": {"session.idle": [{"hooks": [{"type": "prompt", "prompt": "p"}]}]}}),
+            "hooks[session.idle][0].hooks[0]",
+        ),
+        (
+            Dialect::Native,
+            "/p/.dsh-hooks.json",
+            json!({"version": 1, "events": {"turn:stop": [{"hooks": [{"type": "worker", "command": "w", "idleTimeout": 0}]}]}}),
+            "events[turn:stop][0].hooks[0]",
+        ),
+        (
+            Dialect::Agents,
+            "/p/.agents/hooks.json",
+            json!({"hooks": {"Stop": [{"command": "x", "timeoutMs": "5s"}]}}),
+            "hooks[Stop][0]",
+        ),
+        (
+            Dialect::Auggie,
+            "/p/.augment/settings.json",
+            json!({"hooks": {"Stop": [{"hooks": [{"type": "command"}]}]}}),
+            "hooks[Stop][0].hooks[0]",
+        ),
+        (
+            Dialect::Antigravity,
+            "/p/.agent/hooks.json",
+            json!({"guard": {"PreToolUse": [{"hooks": [{"command": 5}]}]}}),
+            "guard[PreToolUse][0].hooks[0]",
+        ),
+        (
+            Dialect::Kiro,
+            "/p/.kiro/hooks/a.json",
+            json!({"version": "v1", "hooks": [{"name": "n", "trigger": "Stop", "action": {"type": "command"}}]}),
+            "hooks[0].action",
+        ),
+    ];
+    for (d, path, v, at) in cases {
+        let p = check_schema_at(*d, Path::new(path), v).flatten().unwrap_or_else(|| panic!("{d:?}: no schema problem"));
+        assert!(p.at.starts_with(at), "{d:?}: schema at {:?}, expected {at:?}", p.at);
+        let places = loader_errors(path, *d, v);
+        assert!(places.iter().any(|l| l == at), "{d:?}: loader at {places:?}, expected {at:?}");
+    }
+}
