@@ -7,8 +7,8 @@
 #![allow(dead_code)]
 
 use crate::config::if_rule::Rule;
-use crate::harness::schema::{check_as, NonBlank, Positive, StringMap};
-use crate::vocab::{HandlerKind, MatcherStyle};
+use crate::harness::schema::{check_as, dialect_marker, DialectMatcher, NonBlank, OfDialect, Positive, StringMap};
+use crate::vocab::{Dialect, HandlerKind};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
@@ -23,7 +23,8 @@ pub(crate) trait Family: 'static {
     const KINDS: &'static [&'static str];
     /// Claude's `http` rules (an `http(s)://` URL, `allowedEnvVars`).
     const CLAUDE_HTTP: bool;
-    const STYLE: MatcherStyle;
+    /// The dialect whose matcher rule applies.
+    type Of: OfDialect;
 }
 
 /// Fields every handler may carry.
@@ -298,34 +299,13 @@ impl<F: Family> JsonSchema for Handler<F> {
     }
 }
 
-/// A matcher as the family member reads it (a regular expression that must compile).
-pub(crate) struct MatcherText<F>(PhantomData<F>);
-
-impl<'de, F: Family> Deserialize<'de> for MatcherText<F> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        crate::config::matcher::Matcher::compile(&s, F::STYLE)
-            .map(|_| MatcherText(PhantomData))
-            .map_err(D::Error::custom)
-    }
-}
-
-impl<F: Family> JsonSchema for MatcherText<F> {
-    fn schema_name() -> Cow<'static, str> {
-        "Matcher".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "string", "description": "Tool names (A|B) or a regular expression"})
-    }
-}
-
 /// One matcher group: `hooks` must hold at least one entry.
 pub(crate) struct Group<F>(PhantomData<F>);
 
 #[derive(Deserialize)]
 #[serde(bound = "")]
 struct GroupFields<F: Family> {
-    matcher: Option<MatcherText<F>>,
+    matcher: Option<DialectMatcher<F::Of>>,
     hooks: Vec<Handler<F>>,
 }
 
@@ -348,7 +328,7 @@ impl<F: Family> JsonSchema for Group<F> {
         json_schema!({
             "type": "object",
             "properties": {
-                "matcher": {"anyOf": [g.subschema_for::<MatcherText<F>>(), {"type": "null"}]},
+                "matcher": {"anyOf": [g.subschema_for::<DialectMatcher<F::Of>>(), {"type": "null"}]},
                 "hooks": {"type": "array", "items": g.subschema_for::<Handler<F>>(), "minItems": 1},
             },
             "required": ["hooks"],
@@ -388,8 +368,10 @@ impl Family for ClaudeFamily {
     const NAME: &'static str = "Claude";
     const KINDS: &'static [&'static str] = &["command", "http", "prompt", "agent", "mcp_tool"];
     const CLAUDE_HTTP: bool = true;
-    const STYLE: MatcherStyle = MatcherStyle::LiteralOrRegex;
+    type Of = ClaudeDialect;
 }
+
+dialect_marker!(ClaudeDialect, Dialect::Claude);
 
 events_object!(
     ClaudeEvents,

@@ -222,8 +222,10 @@ impl crate::harness::claude::schema::Family for CodexFamily {
     const NAME: &'static str = "Codex";
     const KINDS: &'static [&'static str] = &["command", "http", "prompt", "agent", "mcp_tool"];
     const CLAUDE_HTTP: bool = true;
-    const STYLE: MatcherStyle = MatcherStyle::LiteralOrRegex;
+    type Of = CodexDialect;
 }
+
+crate::harness::schema::dialect_marker!(CodexDialect, Dialect::Codex);
 
 crate::harness::claude::schema::events_object!(
     CodexEvents,

@@ -167,7 +167,7 @@ impl crate::harness::claude::schema::Family for DroidFamily {
     const NAME: &'static str = "Droid";
     const KINDS: &'static [&'static str] = &["command"];
     const CLAUDE_HTTP: bool = false;
-    const STYLE: MatcherStyle = MatcherStyle::LiteralOrRegex;
+    type Of = DroidDialect;
 }
 
 crate::harness::claude::schema::events_object!(DroidEvents, DroidFamily, [SessionStart, SessionEnd, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop, Notification, PreCompact],

@@ -6,7 +6,7 @@
 
 use crate::harness::claude::schema::{Family, Group};
 use crate::harness::schema::{dialect_marker, Dedicated, EventMap, FileSchema, HooksKey, MemberName, When};
-use crate::vocab::{Dialect, MatcherStyle};
+use crate::vocab::Dialect;
 use serde_json::Value;
 
 pub(crate) struct NativeFamily;
@@ -17,7 +17,7 @@ impl Family for NativeFamily {
         "command", "shell", "http", "webhook", "prompt", "oracle", "agent", "subagent", "proxy", "mcp_tool", "worker",
     ];
     const CLAUDE_HTTP: bool = false;
-    const STYLE: MatcherStyle = MatcherStyle::LiteralOrRegex;
+    type Of = NativeDialect;
 }
 
 dialect_marker!(NativeDialect, Dialect::Native);

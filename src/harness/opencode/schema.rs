@@ -6,7 +6,7 @@
 
 use crate::harness::claude::schema::{Family, Group};
 use crate::harness::schema::{dialect_marker, EventMap};
-use crate::vocab::{Dialect, MatcherStyle};
+use crate::vocab::Dialect;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -16,7 +16,7 @@ impl Family for OpencodeFamily {
     const NAME: &'static str = "Opencode";
     const KINDS: &'static [&'static str] = &["command", "http", "subagent"];
     const CLAUDE_HTTP: bool = false;
-    const STYLE: MatcherStyle = MatcherStyle::Regex;
+    type Of = OpencodeDialect;
 }
 
 dialect_marker!(OpencodeDialect, Dialect::Opencode);

@@ -164,8 +164,10 @@ impl crate::harness::claude::schema::Family for QwenFamily {
     const NAME: &'static str = "Qwen";
     const KINDS: &'static [&'static str] = &["command", "http", "prompt"];
     const CLAUDE_HTTP: bool = false;
-    const STYLE: MatcherStyle = MatcherStyle::Regex;
+    type Of = QwenDialect;
 }
+
+crate::harness::schema::dialect_marker!(QwenDialect, Dialect::Qwen);
 
 crate::harness::claude::schema::events_object!(
     QwenEvents,
