@@ -75,8 +75,11 @@ pub fn schema_of(d: Dialect) -> Option<Value> {
 /// (`hooks[PreToolUse][0].hooks[1]`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SchemaProblem {
+    /// The event whose hooks hold the problem, as diagnostics carry it (`None`: the file's).
     pub event: Option<String>,
+    /// Where, in the loader's words; empty for the file as a whole.
     pub at: String,
+    /// What the type found wrong there.
     pub message: String,
 }
 
