@@ -35,7 +35,8 @@ export declare class NativeRuntime {
   anyMatch(event: string, subject?: string | undefined | null): boolean
   /**
    * Runs the matching hooks; resolves to the result JSON. Rejects with code `Cancelled`
-   * when the token fires.
+   * when the token fires. The dispatch runs on the calling (JS) thread's loop
+   * (`js_loop`): one that waits on nothing has settled when this returns.
    */
   dispatchJson(event: string, payloadJson: string, subject?: string | null, cwd?: string | null, token?: CancelToken | null, progress?: ((progressJson: string) => void) | null): Promise<string>
   /** Re-reads configuration; resolves to the diagnostics JSON. */

@@ -283,3 +283,54 @@ test('the host process exiting leaves no worker behind; doctor trial-runs a work
   assert.equal(pids.length, 2, String(pids))
   await assertGone(pids[1])
 })
+
+// Dispatches run on the JS thread's own loop, which also reads worker answers (js_loop.rs).
+// These hold what the loop must do besides answering: keep Node running while a dispatch is
+// pending, and live (and end) in a worker thread as on the main thread.
+
+test('a dispatch waiting on a worker keeps Node running until it settles, with nothing else to keep it', async (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.write('proj/slow.js', `
+    const { serveWorker } = require(${JSON.stringify(join(root, 'worker'))})
+    serveWorker(async (event) => {
+      await new Promise((r) => setTimeout(r, 300))
+      return { hookSpecificOutput: { hookEventName: event, additionalContext: 'late answer' } }
+    })`)
+  p.claude({ PreToolUse: [{ hooks: [{ command: 'node slow.js', worker: true }] }] })
+  const host = `
+    const { createRuntime } = require(${JSON.stringify(join(root, 'wrapper.js'))})
+    const rt = createRuntime(${JSON.stringify(p.options())})
+    rt.dispatch('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } }).then((r) => {
+      console.log('settled ' + r.outcome.contexts.join())
+      rt.close()
+    })`
+  const r = spawnSync(process.execPath, ['-e', host], { encoding: 'utf8', timeout: 20000 })
+  assert.equal(r.status, 0, r.stderr)
+  assert.equal(r.stdout.trim(), 'settled late answer', r.stderr)
+})
+
+test('a runtime in a worker thread answers from its own loop; ending the thread mid-dispatch is clean', async (t) => {
+  const { p } = setup(t)
+  const host = `
+    const { Worker } = require('node:worker_threads')
+    const code = \`
+      const { parentPort, workerData } = require('node:worker_threads')
+      const { createRuntime } = require(${JSON.stringify(join(root, 'wrapper.js'))})
+      const rt = createRuntime(workerData.options)
+      ;(async () => {
+        const r = await rt.dispatch('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'echo from a thread' } })
+        parentPort.postMessage(r.outcome.contexts.join())
+        rt.dispatch('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'hang' } })
+        parentPort.postMessage('pending')
+      })()\`
+    const w = new Worker(code, { eval: true, workerData: { options: ${JSON.stringify(p.options())} } })
+    w.on('message', (m) => {
+      console.log(m)
+      if (m === 'pending') setTimeout(() => w.terminate(), 200)
+    })
+    w.on('exit', (code) => console.log('thread ended ' + code))`
+  const r = spawnSync(process.execPath, ['-e', host], { encoding: 'utf8', timeout: 20000 })
+  assert.equal(r.status, 0, r.stderr)
+  assert.deepEqual(r.stdout.trim().split('\n'), ['from a thread', 'pending', 'thread ended 1'], r.stderr)
+})

@@ -53,6 +53,8 @@ pub struct Resources {
     pub mcp: Option<mcp::McpHost>,
     /// The runtime's persistent worker processes.
     pub workers: Arc<worker::Pool>,
+    /// Where worker answers are read: the host's own event loop (the Node addon), or tokio.
+    pub answer_loop: Option<worker::HostLoop>,
 }
 
 impl Resources {
@@ -62,6 +64,7 @@ impl Resources {
             http: Arc::new(OnceLock::new()),
             mcp: None,
             workers: Arc::default(),
+            answer_loop: None,
         }
     }
 

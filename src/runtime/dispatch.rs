@@ -153,7 +153,11 @@ impl DispatchCtx {
         };
         RunParts {
             input_json: serde_json::to_string(&input).unwrap_or_else(|_| "{}".into()),
-            stdin: payload::to_stdin(&input, hook),
+            // Only a command hook reads these bytes; the other kinds send `input_json`.
+            stdin: match hook.handler {
+                HandlerSpec::Shell { .. } => payload::to_stdin(&input, hook),
+                _ => Vec::new(),
+            },
             cwd,
             project_dir: self.project_dir.clone(),
             timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),

@@ -62,17 +62,20 @@ impl Runtime {
 
     /// Like [`Runtime::new`] with an explicit environment lookup.
     pub fn with_env(options: &RuntimeOptions, env: &dyn Fn(&str) -> Option<String>) -> Result<Self, OptionsError> {
-        Self::with_host(options, env, None)
+        Self::with_host(options, env, None, None)
     }
 
-    /// Like [`Runtime::with_env`], with the host's MCP client for `mcp_tool` hooks.
+    /// Like [`Runtime::with_env`], with the host's MCP client for `mcp_tool` hooks and the
+    /// host's event loop for reading worker answers.
     pub fn with_host(
         options: &RuntimeOptions,
         env: &dyn Fn(&str) -> Option<String>,
         mcp: Option<crate::handler::mcp::McpHost>,
+        answer_loop: Option<crate::handler::worker::HostLoop>,
     ) -> Result<Self, OptionsError> {
         let mut opts = options.resolve(env)?;
         opts.shared.mcp = mcp;
+        opts.shared.answer_loop = answer_loop;
         let close_token = CancellationToken::new();
         opts.shared.workers = Arc::new(Pool::new(close_token.child_token()));
         let mut loaded = Self::load(&opts);

@@ -126,11 +126,32 @@ pub(crate) fn command(spec: &ProcSpec) -> (tokio::process::Command, String) {
     (cmd, marker)
 }
 
-/// Runs a process to completion, timeout or abort.
+/// Runs a process to completion, timeout or abort, on tokio's own threads: spawning holds
+/// its thread until the child has exec'd, which must not stall a host's JS thread when the
+/// dispatch is polled there (the Node addon).
 pub(crate) async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Failure> {
     if cancel.is_cancelled() {
         return Err(Failure::Aborted);
     }
+    let (spec, cancel) = (spec.clone(), cancel.clone());
+    let mut task = AbortOnDrop(tokio::spawn(async move { run_here(&spec, &cancel).await }));
+    match (&mut task.0).await {
+        Ok(r) => r,
+        Err(e) => Err(Failure::Wait(std::sync::Arc::new(std::io::Error::other(e.to_string())))),
+    }
+}
+
+/// Ends the run (killing its process, as dropping it in place would) when the caller stops
+/// waiting for it.
+struct AbortOnDrop(tokio::task::JoinHandle<Result<Raw, Failure>>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+async fn run_here(spec: &ProcSpec, cancel: &CancellationToken) -> Result<Raw, Failure> {
     let (mut cmd, marker) = command(spec);
     let mut child = spawn(&mut cmd, spec, cancel).await?;
     let mut run = Running {

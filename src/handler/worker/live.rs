@@ -4,7 +4,7 @@
 
 use crate::handler::process::{self, tree::ProcessTree, ProcSpec, Program, KILL_GRACE};
 use crate::handler::worker::wire;
-use crate::handler::worker::WorkerKey;
+use crate::handler::worker::{HostLoop, WorkerKey};
 use crate::handler::{Failure, RunCtx};
 use crate::vocab::Raw;
 use crate::vocab::WorkerSettings;
@@ -103,7 +103,7 @@ impl Live {
         let idle = Duration::try_from_secs_f64(settings.idle_timeout).unwrap_or(Duration::MAX);
         tokio::spawn(supervise(live.clone(), child, tree, idle, closed.clone(), on_crash));
         if let Some(out) = out {
-            tokio::spawn(read_answers(live.clone(), out));
+            read_on(ctx.shared.answer_loop.as_ref(), live.clone(), out);
         }
         if let Some(err) = err {
             tokio::spawn(read_stderr(live.clone(), err));
@@ -268,8 +268,23 @@ fn signal_of(s: std::process::ExitStatus) -> Option<String> {
     })
 }
 
+/// Reads the worker's answers on the host's loop when there is one, else on tokio.
+fn read_on(host: Option<&HostLoop>, live: Arc<Live>, out: tokio::process::ChildStdout) {
+    let Some(HostLoop(host)) = host else {
+        tokio::spawn(read_answers(live, out));
+        return;
+    };
+    match out.into_owned_fd() {
+        Ok(fd) => host.spawn(Box::pin(read_answers(live, host.pipe(fd)))),
+        Err(e) => {
+            tracing::warn!(hook = %live.hook_id, "cannot read the worker's answers: {e}");
+            live.kill("worker's output cannot be read");
+        }
+    }
+}
+
 /// Routes answer lines to their requests; logs everything else.
-async fn read_answers(live: Arc<Live>, out: tokio::process::ChildStdout) {
+async fn read_answers(live: Arc<Live>, out: impl tokio::io::AsyncRead + Unpin) {
     let mut lines = wire::Lines::new(out, LINE_CAP);
     while let Some(line) = lines.next().await {
         let wire::Line::Text(buf) = line else {

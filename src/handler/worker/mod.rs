@@ -10,6 +10,7 @@
 //! each has a supervisor task ([`live`]) owning the process tree, which restarts nothing by
 //! itself: the next request starts a fresh worker, with crash backoff and a cap.
 
+mod answer_loop;
 mod live;
 pub(crate) mod wire;
 
@@ -24,6 +25,9 @@ use std::time::Duration;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+#[cfg(feature = "napi")]
+pub(crate) use answer_loop::AnswerLoop;
+pub(crate) use answer_loop::HostLoop;
 pub(crate) use live::kill_all_now;
 
 /// Restarts after crashes allowed within [`CRASH_WINDOW`]; past that the worker is broken

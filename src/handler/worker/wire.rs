@@ -37,6 +37,13 @@ pub(crate) enum BadLine {
 
 /// Parses an answer line.
 pub(crate) fn parse_answer(line: &[u8]) -> Result<Answer, BadLine> {
+    // An object is read straight into the answer (every line of a busy worker).
+    if line.trim_ascii_start().starts_with(b"{") {
+        return serde_json::from_slice(line).map_err(|e| match e.classify() {
+            serde_json::error::Category::Data => BadLine::NotAnAnswer(e.to_string()),
+            _ => BadLine::NotJson,
+        });
+    }
     let v: Value = serde_json::from_slice(line).map_err(|_| BadLine::NotJson)?;
     // serde would read `[1]` as a struct by position; an answer is an object, nothing else.
     if !v.is_object() {
@@ -126,6 +133,10 @@ mod tests {
         assert_eq!(parse_answer(b"hello").unwrap_err(), BadLine::NotJson);
         assert!(matches!(parse_answer(br#"{"id":"x"}"#), Err(BadLine::NotAnAnswer(_))));
         assert!(matches!(parse_answer(br#"[1]"#), Err(BadLine::NotAnAnswer(_))));
+        assert!(matches!(parse_answer(br#"{"stdout":"x"}"#), Err(BadLine::NotAnAnswer(_))), "no id");
+        assert_eq!(parse_answer(br#"{"id":3,"#).unwrap_err(), BadLine::NotJson);
+        assert_eq!(parse_answer(br#"{"id":3} x"#).unwrap_err(), BadLine::NotJson);
+        assert_eq!(parse_answer(br#"[1"#).unwrap_err(), BadLine::NotJson);
     }
 
     #[tokio::test]

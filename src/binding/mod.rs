@@ -2,6 +2,8 @@
 //! boundary as JSON strings (cheaper than property-by-property conversion); the JS wrapper
 //! (`wrapper.js`) turns them into objects and maps AbortSignals onto [`CancelToken`]s.
 
+mod js_loop;
+
 use crate::runtime::options::{OptionsError, RuntimeOptions};
 use crate::runtime::{DispatchError, DispatchRequest, Runtime};
 use napi::bindgen_prelude::*;
@@ -20,8 +22,16 @@ fn init() {
     let mut builder = tokio::runtime::Builder::new_multi_thread();
     builder.worker_threads(1).enable_all();
     if let Ok(rt) = builder.build() {
+        let _ = TOKIO.set(rt.handle().clone());
         create_custom_tokio_runtime(rt);
     }
+}
+
+static TOKIO: std::sync::OnceLock<tokio::runtime::Handle> = std::sync::OnceLock::new();
+
+/// The addon's tokio runtime, which dispatches polled on the JS thread enter.
+fn tokio_handle() -> Option<tokio::runtime::Handle> {
+    TOKIO.get().cloned()
 }
 
 /// A cancellation handle the JS wrapper fires when the host's AbortSignal aborts.
@@ -138,7 +148,12 @@ impl NativeRuntime {
         catch_unwind,
         ts_args_type = "optionsJson: string, mcpCall?: ((requestJson: string) => Promise<string>) | null, mcpAbort?: ((id: string) => void) | null"
     )]
-    pub fn new(options_json: String, mcp_call: Option<JsonCall>, mcp_abort: Option<JsonCallback>) -> Result<Self> {
+    pub fn new(
+        env: Env,
+        options_json: String,
+        mcp_call: Option<JsonCall>,
+        mcp_abort: Option<JsonCallback>,
+    ) -> Result<Self> {
         crate::runtime::logging::init();
         let opts: RuntimeOptions = serde_json::from_str(&options_json)
             .map_err(|e| Error::new(Status::InvalidArg, format!("invalid runtime options: {e}")))?;
@@ -150,7 +165,9 @@ impl NativeRuntime {
             }))),
             _ => None,
         };
-        let rt = Runtime::with_host(&opts, &|k| std::env::var(k).ok(), mcp).map_err(|e| {
+        let answers = js_loop::Loop::here(env.raw())?.answer_loop();
+        let answers = Some(crate::handler::worker::HostLoop(answers));
+        let rt = Runtime::with_host(&opts, &|k| std::env::var(k).ok(), mcp, answers).map_err(|e| {
             let status = match e {
                 OptionsError::Timeout | OptionsError::UnknownEvent(_) => Status::InvalidArg,
                 OptionsError::NoCwd(_) => Status::GenericFailure,
@@ -197,23 +214,29 @@ impl NativeRuntime {
     }
 
     /// Runs the matching hooks; resolves to the result JSON. Rejects with code `Cancelled`
-    /// when the token fires.
+    /// when the token fires. The dispatch runs on the calling (JS) thread's loop
+    /// (`js_loop`): one that waits on nothing has settled when this returns.
     #[napi(
-        ts_args_type = "event: string, payloadJson: string, subject?: string | null, cwd?: string | null, token?: CancelToken | null, progress?: ((progressJson: string) => void) | null"
+        catch_unwind,
+        ts_args_type = "event: string, payloadJson: string, subject?: string | null, cwd?: string | null, token?: CancelToken | null, progress?: ((progressJson: string) => void) | null",
+        ts_return_type = "Promise<string>"
     )]
-    pub async fn dispatch_json(
+    // The arguments are the JS call's, one for one.
+    #[allow(clippy::too_many_arguments)]
+    pub fn dispatch_json<'env>(
         &self,
+        env: &'env Env,
         event: String,
         payload_json: String,
         subject: Option<String>,
         cwd: Option<String>,
         token: Option<&CancelToken>,
         progress: Option<JsonCallback>,
-    ) -> Result<String> {
+    ) -> Result<PromiseRaw<'env, String>> {
         let payload = match serde_json::from_str::<serde_json::Value>(&payload_json) {
-            Ok(serde_json::Value::Object(m)) => m,
-            Ok(serde_json::Value::Null) => Default::default(),
-            _ => return Err(Error::new(Status::InvalidArg, "payload must be a JSON object")),
+            Ok(serde_json::Value::Object(m)) => Ok(m),
+            Ok(serde_json::Value::Null) => Ok(Default::default()),
+            _ => Err((Status::InvalidArg, "payload must be a JSON object".to_owned())),
         };
         let cancel = token.map(|t| t.inner.clone()).unwrap_or_default();
         let progress = progress.map(Arc::new);
@@ -222,15 +245,23 @@ impl NativeRuntime {
                 cb.call(json(&p), ThreadsafeFunctionCallMode::NonBlocking);
             }))
         });
-        let req = DispatchRequest { event, payload, subject, cwd, progress: sink };
         let rt = self.inner.clone();
-        let result = rt.dispatch(req, &cancel).await;
-        // Every progress report reaches JS before the promise settles: the queue is in order,
-        // and this last call returns only once JS has run it.
-        if let Some(cb) = progress {
-            let _ = cb.call_async("{\"phase\":\"flush\"}".to_owned()).await;
-        }
-        result.map(|r| json(&r)).map_err(to_napi)
+        let work = async move {
+            let payload = payload?;
+            let req = DispatchRequest { event, payload, subject, cwd, progress: sink };
+            let result = rt.dispatch(req, &cancel).await;
+            // Every progress report reaches JS before the promise settles: the queue is in
+            // order, and this last call returns only once JS has run it.
+            if let Some(cb) = progress {
+                let _ = cb.call_async("{\"phase\":\"flush\"}".to_owned()).await;
+            }
+            result.map(|r| json(&r)).map_err(|e| {
+                let e = to_napi(e);
+                (e.status, e.reason.clone())
+            })
+        };
+        let promise = js_loop::Loop::here(env.raw())?.start(work)?;
+        Ok(PromiseRaw::new(env.raw(), promise))
     }
 
     /// Re-reads configuration; resolves to the diagnostics JSON.
