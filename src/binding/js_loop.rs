@@ -96,6 +96,9 @@ mod uv {
 /// A dispatch's answer: the result JSON, or the status and message it rejects with.
 pub(super) type Settled = Result<String, (Status, String)>;
 
+/// Rounds of polling one drain does before it lets the loop turn.
+const MAX_ROUNDS: usize = 64;
+
 thread_local! {
     /// This thread's loop, made by the first runtime created on it.
     static LOOP: RefCell<Option<Rc<Loop>>> = const { RefCell::new(None) };
@@ -276,14 +279,23 @@ impl Loop {
         id
     }
 
-    /// Runs `first` (a callback's wakes), then polls woken tasks until none is left.
+    /// Runs `first` (a callback's wakes), then polls woken tasks until none is left (or
+    /// [`MAX_ROUNDS`] have passed).
     fn drain(&self, first: impl FnOnce()) {
         let outer = DRAINING.with(|d| d.replace(Arc::as_ptr(&self.shared)));
         let _rt = self.rt.enter();
         first();
-        loop {
+        for round in 0.. {
             let (woken, spawned) = {
                 let mut inbox = lock(&self.shared.inbox);
+                if round == MAX_ROUNDS && !inbox.wake.is_null() && !(inbox.woken.is_empty() && inbox.spawned.is_empty())
+                {
+                    // Tasks that keep waking each other: go on in the next loop turn, so JS
+                    // (timers, I/O) gets the thread in between.
+                    // SAFETY: the handle is open while the loop exists.
+                    unsafe { uv::uv_async_send(inbox.wake) };
+                    break;
+                }
                 (std::mem::take(&mut inbox.woken), std::mem::take(&mut inbox.spawned))
             };
             if woken.is_empty() && spawned.is_empty() {
@@ -425,7 +437,7 @@ impl AnswerLoop for LoopHandle {
         if let Err(e) = nonblocking {
             return Box::pin(Unreadable(std::io::Error::from(e).to_string()));
         }
-        Box::pin(Pipe { fd, thread: self.thread, watch: null_mut() })
+        Box::pin(Pipe { fd, thread: self.thread, watch: null_mut(), emptied: false })
     }
 
     fn spawn(&self, task: BoxFuture<'static, ()>) {
@@ -449,6 +461,9 @@ struct Pipe {
     thread: ThreadId,
     /// The `uv_poll_t`, made on first need; its `data` is a `Box<Watch>`.
     watch: *mut c_void,
+    /// The last read took less than it asked for, so the pipe was empty: the next read waits
+    /// for the watch instead of trying (the watch is level-triggered, so nothing is missed).
+    emptied: bool,
 }
 
 /// What a pipe's poll callback shares with the pipe.
@@ -507,9 +522,14 @@ impl AsyncRead for Pipe {
         if !me.on_its_thread() {
             return Poll::Ready(Err(std::io::Error::other("a worker's output was read off the JS thread")));
         }
+        if std::mem::take(&mut me.emptied) {
+            return me.watch(cx);
+        }
         loop {
+            let room = buf.remaining();
             match nix::unistd::read(&me.fd, buf.initialize_unfilled()) {
                 Ok(n) => {
+                    me.emptied = n > 0 && n < room;
                     buf.advance(n);
                     return Poll::Ready(Ok(()));
                 }
