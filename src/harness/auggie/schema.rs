@@ -5,7 +5,7 @@
 // The fields exist to be checked and described, never read back.
 #![allow(dead_code, non_snake_case)]
 
-use crate::harness::schema::{NonBlank, Positive};
+use crate::harness::schema::{checked_scalar, NonBlank, Positive};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
@@ -37,23 +37,11 @@ impl JsonSchema for CommandWord {
     }
 }
 
-/// A matcher: a JavaScript regular expression that compiles.
-struct Pattern;
-
-impl<'de> Deserialize<'de> for Pattern {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        regex::Regex::new(&s).map(|_| Pattern).map_err(|_| D::Error::custom(format!("invalid regex pattern {s:?}")))
-    }
-}
-
-impl JsonSchema for Pattern {
-    fn schema_name() -> Cow<'static, str> {
-        "Pattern".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "string", "format": "regex"})
-    }
+checked_scalar! {
+    /// A matcher: a JavaScript regular expression that compiles.
+    struct Pattern: String as "Pattern",
+    |s| regex::Regex::new(&s).map(|_| ()).map_err(|_| format!("invalid regex pattern {s:?}")),
+    {"type": "string", "format": "regex"}
 }
 
 /// `{type: "command", command, args?, timeout?}` (timeout in milliseconds).

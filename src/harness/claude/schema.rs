@@ -7,7 +7,9 @@
 #![allow(dead_code)]
 
 use crate::config::if_rule::Rule;
-use crate::harness::schema::{check_as, dialect_marker, DialectMatcher, NonBlank, OfDialect, Positive, StringMap};
+use crate::harness::schema::{
+    check_as, checked_scalar, dialect_marker, ok_if, DialectMatcher, NonBlank, OfDialect, Positive, StringMap,
+};
 use crate::vocab::{Dialect, HandlerKind};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::Error as _;
@@ -47,28 +49,16 @@ enum OnErrorWord {
     Block,
 }
 
-/// A Claude permission rule.
-struct IfRule;
-
-impl<'de> Deserialize<'de> for IfRule {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        Rule::parse(&s).map(|_| IfRule).map_err(D::Error::custom)
-    }
-}
-
-impl JsonSchema for IfRule {
-    fn schema_name() -> Cow<'static, str> {
-        "PermissionRule".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        // The rule's shape: a tool word, then optionally a non-empty pattern in parentheses (what
-        // the pattern may hold for each tool is checked by hookrt, not expressible here).
-        json_schema!({
-            "type": "string",
-            "pattern": "^\\s*[A-Za-z0-9_*-]+(\\(.*\\S.*\\))?\\s*$",
-            "description": "A permission rule such as Bash(git push:*)",
-        })
+checked_scalar! {
+    /// A Claude permission rule.
+    struct IfRule: String as "PermissionRule",
+    |s| Rule::parse(&s).map(|_| ()).map_err(|e| e.to_string()),
+    // The rule's shape: a tool word, then optionally a non-empty pattern in parentheses (what
+    // the pattern may hold for each tool is checked by hookrt, not expressible here).
+    {
+        "type": "string",
+        "pattern": "^\\s*[A-Za-z0-9_*-]+(\\(.*\\S.*\\))?\\s*$",
+        "description": "A permission rule such as Bash(git push:*)",
     }
 }
 
@@ -98,25 +88,11 @@ struct WorkerHook {
     common: Common,
 }
 
-/// How many requests a worker takes at once: a whole number from 1 to 10000.
-struct InFlight;
-
-impl<'de> Deserialize<'de> for InFlight {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match u64::deserialize(d)? {
-            1..=10_000 => Ok(InFlight),
-            _ => Err(D::Error::custom("maxInFlight must be a whole number from 1 to 10000")),
-        }
-    }
-}
-
-impl JsonSchema for InFlight {
-    fn schema_name() -> Cow<'static, str> {
-        "MaxInFlight".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "integer", "minimum": 1, "maximum": 10000})
-    }
+checked_scalar! {
+    /// How many requests a worker takes at once: a whole number from 1 to 10000.
+    struct InFlight: u64 as "MaxInFlight",
+    |n| ok_if((1..=10_000).contains(&n), "maxInFlight must be a whole number from 1 to 10000"),
+    {"type": "integer", "minimum": 1, "maximum": 10000}
 }
 
 /// `type: "http"` with Claude's rules.
@@ -166,27 +142,14 @@ struct AgentHook {
     common: Common,
 }
 
-/// An `http://` or `https://` URL.
-struct HttpUrl;
-
-impl<'de> Deserialize<'de> for HttpUrl {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
+checked_scalar! {
+    /// An `http://` or `https://` URL.
+    struct HttpUrl: String as "HttpUrl",
+    |s| {
         let t = s.trim();
-        if t.is_empty() || !(t.starts_with("http://") || t.starts_with("https://")) {
-            return Err(D::Error::custom("must be an http:// or https:// URL"));
-        }
-        Ok(HttpUrl)
-    }
-}
-
-impl JsonSchema for HttpUrl {
-    fn schema_name() -> Cow<'static, str> {
-        "HttpUrl".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "string", "pattern": "^\\s*https?://"})
-    }
+        ok_if(t.starts_with("http://") || t.starts_with("https://"), "must be an http:// or https:// URL")
+    },
+    {"type": "string", "pattern": "^\\s*https?://"}
 }
 
 /// One hook entry, by its `type`.

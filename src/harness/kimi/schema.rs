@@ -5,11 +5,9 @@
 // The fields exist to be checked and described, never read back.
 #![allow(dead_code)]
 
-use crate::harness::schema::NonEmpty;
-use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer};
-use std::borrow::Cow;
+use crate::harness::schema::{checked_scalar, ok_if, NonEmpty};
+use schemars::JsonSchema;
+use serde::Deserialize;
 
 /// Kimi's 13 events.
 #[derive(Deserialize, JsonSchema)]
@@ -29,26 +27,14 @@ enum Event {
     Notification,
 }
 
-/// Whole seconds from 1 to 600.
-struct Seconds;
-
-impl<'de> Deserialize<'de> for Seconds {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = serde_json::Value::deserialize(d)?;
-        match v.as_i64().filter(|n| (1..=600).contains(n)) {
-            Some(_) => Ok(Seconds),
-            None => Err(D::Error::custom("timeout must be a whole number of seconds from 1 to 600")),
-        }
-    }
-}
-
-impl JsonSchema for Seconds {
-    fn schema_name() -> Cow<'static, str> {
-        "Seconds".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "integer", "minimum": 1, "maximum": 600})
-    }
+checked_scalar! {
+    /// Whole seconds from 1 to 600.
+    struct Seconds: serde_json::Value as "Seconds",
+    |v| ok_if(
+        v.as_i64().is_some_and(|n| (1..=600).contains(&n)),
+        "timeout must be a whole number of seconds from 1 to 600",
+    ),
+    {"type": "integer", "minimum": 1, "maximum": 600}
 }
 
 /// One `[[hooks]]` table: any other field makes Kimi refuse the whole file.

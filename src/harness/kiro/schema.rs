@@ -4,7 +4,7 @@
 // The fields exist to be checked and described, never read back.
 #![allow(dead_code)]
 
-use crate::harness::schema::{NonBlank, NonEmpty, Positive};
+use crate::harness::schema::{checked_scalar, ok_if, NonBlank, NonEmpty, Positive};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
@@ -27,28 +27,16 @@ enum Trigger {
     Manual,
 }
 
-/// A regular expression on a tool name or a file path.
-struct Pattern;
-
-impl<'de> Deserialize<'de> for Pattern {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        crate::config::matcher::compile_matcher(
-            Some(s.as_str()).filter(|s| !s.is_empty()),
-            crate::vocab::MatcherStyle::Regex,
-        )
-        .map(|_| Pattern)
-        .map_err(D::Error::custom)
-    }
-}
-
-impl JsonSchema for Pattern {
-    fn schema_name() -> Cow<'static, str> {
-        "Pattern".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "string", "format": "regex"})
-    }
+checked_scalar! {
+    /// A regular expression on a tool name or a file path.
+    struct Pattern: String as "Pattern",
+    |s| crate::config::matcher::compile_matcher(
+        Some(s.as_str()).filter(|s| !s.is_empty()),
+        crate::vocab::MatcherStyle::Regex,
+    )
+    .map(|_| ())
+    .map_err(|e| e.to_string()),
+    {"type": "string", "format": "regex"}
 }
 
 /// `{"type": "command", "command"}` or `{"type": "agent", "prompt"}`.
@@ -131,23 +119,9 @@ impl crate::harness::schema::When for NotV1 {
 pub(crate) static SCHEMA: crate::harness::schema::FileSchema =
     crate::harness::schema::FileSchema::either::<NotV1, Value, KiroFile>();
 
-/// The literal `"v1"`.
-struct V1;
-
-impl<'de> Deserialize<'de> for V1 {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match String::deserialize(d)?.as_str() {
-            "v1" => Ok(V1),
-            _ => Err(D::Error::custom("version must be \"v1\"")),
-        }
-    }
-}
-
-impl JsonSchema for V1 {
-    fn schema_name() -> Cow<'static, str> {
-        "Version".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"const": "v1"})
-    }
+checked_scalar! {
+    /// The literal `"v1"`.
+    struct V1: String as "Version",
+    |s| ok_if(s == "v1", "version must be \"v1\""),
+    {"const": "v1"}
 }

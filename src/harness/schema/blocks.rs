@@ -1,105 +1,78 @@
 //! Small field types the dialects' file types share: each checks what the loader checks and
 //! says the same in JSON Schema.
 
-use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer};
 use serde_json::Value;
-use std::borrow::Cow;
 
-/// A string with something in it besides whitespace.
-#[derive(Debug, Clone)]
-pub(crate) struct NonBlank;
+/// Declares a field type that reads one JSON value as `$read`, keeps it only when the check
+/// (a `Result<(), String>` over the value) passes, and says the same in JSON Schema. The
+/// check's message is the error the schema report shows.
+macro_rules! checked_scalar {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident: $read:ty as $schema_name:literal, |$v:ident| $check:expr, $schema:tt) => {
+        $(#[$attr])*
+        $vis struct $name;
 
-impl<'de> Deserialize<'de> for NonBlank {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        if s.trim().is_empty() {
-            return Err(D::Error::custom("must not be empty"));
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let $v: $read = serde::Deserialize::deserialize(d)?;
+                let checked: Result<(), String> = $check;
+                checked.map(|()| $name).map_err(serde::de::Error::custom)
+            }
         }
-        Ok(NonBlank)
-    }
-}
 
-impl JsonSchema for NonBlank {
-    fn schema_name() -> Cow<'static, str> {
-        "NonBlank".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "string", "pattern": "\\S"})
-    }
-}
-
-/// A positive number (a timeout, a duration).
-#[derive(Debug, Clone)]
-pub(crate) struct Positive;
-
-impl<'de> Deserialize<'de> for Positive {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let n = f64::deserialize(d)?;
-        if !(n > 0.0 && n.is_finite()) {
-            return Err(D::Error::custom("must be a positive number"));
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                $schema_name.into()
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!($schema)
+            }
         }
-        Ok(Positive)
+    };
+}
+pub(crate) use checked_scalar;
+
+/// `Ok` when `holds`, else `message`: the usual check of [`checked_scalar!`].
+pub(crate) fn ok_if(holds: bool, message: &str) -> Result<(), String> {
+    if holds {
+        Ok(())
+    } else {
+        Err(message.to_owned())
     }
 }
 
-impl JsonSchema for Positive {
-    fn schema_name() -> Cow<'static, str> {
-        "Positive".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "number", "exclusiveMinimum": 0})
-    }
+checked_scalar! {
+    /// A string with something in it besides whitespace.
+    #[derive(Debug, Clone)]
+    pub(crate) struct NonBlank: String as "NonBlank",
+    |s| ok_if(!s.trim().is_empty(), "must not be empty"),
+    {"type": "string", "pattern": "\\S"}
+}
+
+checked_scalar! {
+    /// A positive number (a timeout, a duration).
+    #[derive(Debug, Clone)]
+    pub(crate) struct Positive: f64 as "Positive",
+    |n| ok_if(n > 0.0 && n.is_finite(), "must be a positive number"),
+    {"type": "number", "exclusiveMinimum": 0}
 }
 
 /// An object of strings (`env`, `headers`).
 pub(crate) type StringMap = std::collections::BTreeMap<String, String>;
 
-/// Anything but an object (Droid's `hooks.json` must not wrap its events in `"hooks"`).
-#[derive(Debug, Clone)]
-pub(crate) struct NotAnObject;
-
-impl<'de> Deserialize<'de> for NotAnObject {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match Value::deserialize(d)? {
-            Value::Object(_) => {
-                Err(D::Error::custom("events under a \"hooks\" key are never run: move them to the root"))
-            }
-            _ => Ok(NotAnObject),
-        }
-    }
+checked_scalar! {
+    /// Anything but an object (Droid's `hooks.json` must not wrap its events in `"hooks"`).
+    #[derive(Debug, Clone)]
+    pub(crate) struct NotAnObject: Value as "NotAnObject",
+    |v| ok_if(!v.is_object(), "events under a \"hooks\" key are never run: move them to the root"),
+    {"not": {"type": "object"}}
 }
 
-impl JsonSchema for NotAnObject {
-    fn schema_name() -> Cow<'static, str> {
-        "NotAnObject".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"not": {"type": "object"}})
-    }
-}
-
-/// A string of at least one character.
-#[derive(Debug, Clone)]
-pub(crate) struct NonEmpty;
-
-impl<'de> Deserialize<'de> for NonEmpty {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        if String::deserialize(d)?.is_empty() {
-            return Err(D::Error::custom("must not be empty"));
-        }
-        Ok(NonEmpty)
-    }
-}
-
-impl JsonSchema for NonEmpty {
-    fn schema_name() -> Cow<'static, str> {
-        "NonEmptyString".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": "string", "minLength": 1})
-    }
+checked_scalar! {
+    /// A string of at least one character.
+    #[derive(Debug, Clone)]
+    pub(crate) struct NonEmpty: String as "NonEmptyString",
+    |s| ok_if(!s.is_empty(), "must not be empty"),
+    {"type": "string", "minLength": 1}
 }
 
 /// Renders a path inside a value the way the loader names places (`[1].hooks[0].type`).
@@ -129,24 +102,13 @@ pub(crate) fn check_as<T: serde::de::DeserializeOwned, E: serde::de::Error>(v: &
     })
 }
 
-/// A `type` that may be left out but, when given, must say `command` (`null` is not allowed).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct CommandOnly;
-
-impl<'de> Deserialize<'de> for CommandOnly {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match Value::deserialize(d)? {
-            Value::String(s) if s == "command" => Ok(CommandOnly),
-            other => Err(D::Error::custom(format!("only type \"command\" hooks are run, not {other}"))),
-        }
-    }
-}
-
-impl JsonSchema for CommandOnly {
-    fn schema_name() -> Cow<'static, str> {
-        "CommandType".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"const": "command"})
-    }
+checked_scalar! {
+    /// A `type` that may be left out but, when given, must say `command` (`null` is not allowed).
+    #[derive(Debug, Clone, Default)]
+    pub(crate) struct CommandOnly: Value as "CommandType",
+    |v| match v {
+        Value::String(s) if s == "command" => Ok(()),
+        other => Err(format!("only type \"command\" hooks are run, not {other}")),
+    },
+    {"const": "command"}
 }
