@@ -134,20 +134,11 @@ pub(crate) async fn run(spec: &ProcSpec, cancel: &CancellationToken) -> Result<R
         return Err(Failure::Aborted);
     }
     let (spec, cancel) = (spec.clone(), cancel.clone());
-    let mut task = AbortOnDrop(tokio::spawn(async move { run_here(&spec, &cancel).await }));
-    match (&mut task.0).await {
+    // Aborted when the caller stops waiting, which kills the process as dropping it in place would.
+    let task = tokio_util::task::AbortOnDropHandle::new(tokio::spawn(async move { run_here(&spec, &cancel).await }));
+    match task.await {
         Ok(r) => r,
         Err(e) => Err(Failure::Wait(std::sync::Arc::new(std::io::Error::other(e.to_string())))),
-    }
-}
-
-/// Ends the run (killing its process, as dropping it in place would) when the caller stops
-/// waiting for it.
-struct AbortOnDrop(tokio::task::JoinHandle<Result<Raw, Failure>>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
     }
 }
 
