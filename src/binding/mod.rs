@@ -12,11 +12,10 @@ use napi_derive::napi;
 use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
 
-/// The addon's async runtime: one worker thread. Every dispatch is waiting on pipes, sockets
-/// and timers, never computing for long; with one thread the task that reads a worker's answer
-/// and the dispatch waiting for it run where the I/O driver already is, instead of waking each
-/// other across threads (measured: most of a worker hook's round trip over the floor). Blocking
-/// work (reloads, process-tree scans) goes to tokio's blocking pool as before.
+/// The addon's async runtime: one worker thread. Dispatches themselves run on the JS thread
+/// (`js_loop`); what they wait on here (timers, command hooks, HTTP, `listen` and the CLI) is
+/// pipes, sockets and timers, never long computation, so one thread is enough. Blocking work
+/// (reloads, process-tree scans) goes to tokio's blocking pool.
 #[napi_derive::module_init]
 fn init() {
     let mut builder = tokio::runtime::Builder::new_multi_thread();
