@@ -71,6 +71,9 @@ class HookRuntime {
   #native
   #closed = false
   #asyncListeners = []
+  // Event name → whether a hook runs for it whatever the subject (asked once per event,
+  // forgotten on reload): those dispatches skip the `anyMatch` call.
+  #always = new Map()
 
   constructor(options = {}) {
     if (options === null || options === undefined) options = {}
@@ -129,7 +132,9 @@ class HookRuntime {
           if (p.phase !== 'flush') onProgress(p)
         }
       : null
-    if (!this.#native.anyMatch(event, subject ?? subjectOf(payload, info))) {
+    let always = this.#always.get(event)
+    if (always === undefined) this.#always.set(event, (always = this.#native.alwaysMatches(event)))
+    if (!always && !this.#native.anyMatch(event, subject ?? subjectOf(payload, info))) {
       return Promise.resolve(emptyResult(info.canonical))
     }
     let json
@@ -158,6 +163,7 @@ class HookRuntime {
   async reload() {
     if (this.#closed) throw new Error('runtime is closed')
     const diagnostics = JSON.parse(await this.#native.reload())
+    this.#always.clear()
     await this.#native.warm()
     return diagnostics
   }

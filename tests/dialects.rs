@@ -318,3 +318,38 @@ async fn stop_loop_guard() {
     assert_eq!(r["outcome"]["decision"], "deny");
     assert_eq!(std::fs::read_to_string(&seen).unwrap().lines().last(), Some("False"));
 }
+
+/// `always_matches` lets the JS wrapper skip the per-dispatch `any_match` call: it must never
+/// say yes where some subject would match nothing, and it says yes for the plain cases.
+#[tokio::test]
+async fn always_matching_events_match_every_subject() {
+    let subjects = [None, Some("Bash"), Some("Read"), Some("mcp__x__y"), Some("")];
+    let cases = [
+        (json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}), "PreToolUse", true),
+        (json!({"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "true"}]}]}), "PreToolUse", true),
+        (json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}), "PreToolUse", false),
+        (json!({"PreToolUse": [{"matcher": ".*", "hooks": [{"type": "command", "command": "true"}]}]}), "PreToolUse", false),
+        (json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}), "PostToolUse", false),
+        (json!({"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}), "Stop", true),
+    ];
+    for (hooks, event, want) in cases {
+        let p = Project::new();
+        p.claude(hooks.clone());
+        let rt = p.runtime();
+        assert_eq!(rt.always_matches(event), want, "{hooks} for {event}");
+        if want {
+            for s in subjects {
+                assert!(rt.any_match(event, s).unwrap(), "{hooks}: {s:?}");
+            }
+        }
+    }
+    // Switched off: nothing always matches.
+    let p = Project::new();
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"disableAllHooks": true, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}})
+            .to_string(),
+    );
+    assert!(!p.runtime().always_matches("Stop"));
+    assert!(!p.runtime().always_matches("NoSuchEvent"));
+}

@@ -16,8 +16,8 @@
 use crate::handler::worker::AnswerLoop;
 use futures::future::BoxFuture;
 use napi::{sys, Status};
+use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::ffi::c_void;
 use std::future::Future;
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -171,7 +171,7 @@ pub(super) struct Loop {
     uv_loop: *mut c_void,
     shared: Arc<Shared>,
     wake: *mut c_void,
-    tasks: RefCell<HashMap<u64, Task>>,
+    tasks: RefCell<FxHashMap<u64, Task>>,
     next_id: Cell<u64>,
     /// Promises not settled yet: while there are any, the async handle keeps Node running
     /// (as a pending napi `async fn` does).
@@ -526,16 +526,25 @@ impl AsyncRead for Pipe {
             return me.watch(cx);
         }
         loop {
-            let room = buf.remaining();
-            match nix::unistd::read(&me.fd, buf.initialize_unfilled()) {
+            // Read into the buffer's spare room as it is: zeroing it first (`initialize_unfilled`)
+            // would memset several KiB for every answer line of a few bytes.
+            // SAFETY: only the bytes `read` reports written are marked initialised.
+            let room = unsafe { buf.unfilled_mut() };
+            let len = room.len();
+            let n = unsafe { nix::libc::read(me.fd.as_raw_fd(), room.as_mut_ptr().cast(), len) };
+            match usize::try_from(n) {
                 Ok(n) => {
-                    me.emptied = n > 0 && n < room;
+                    // SAFETY: `read` wrote these `n` bytes.
+                    unsafe { buf.assume_init(n) };
+                    me.emptied = n > 0 && n < len;
                     buf.advance(n);
                     return Poll::Ready(Ok(()));
                 }
-                Err(nix::errno::Errno::EINTR) => continue,
-                Err(nix::errno::Errno::EAGAIN) => return me.watch(cx),
-                Err(e) => return Poll::Ready(Err(e.into())),
+                Err(_) => match nix::errno::Errno::last() {
+                    nix::errno::Errno::EINTR => continue,
+                    nix::errno::Errno::EAGAIN => return me.watch(cx),
+                    e => return Poll::Ready(Err(e.into())),
+                },
             }
         }
     }

@@ -100,6 +100,22 @@ impl HookTable {
         self.selected(ev, subject).next().is_some() || self.wants_outbound(ev.canonical)
     }
 
+    /// Whether a hook runs for this event whatever the subject: one with no matcher, no tool
+    /// class and no success/failure condition that excludes the event. Lets a host skip the
+    /// per-dispatch [`HookTable::any_match`] question for such events until the next reload.
+    pub fn always_matches(&self, ev: DispatchEvent) -> bool {
+        let idx: &[usize] = match self.by_event.get(ev.canonical as usize) {
+            Some(v) if !self.disabled => v,
+            _ => &[],
+        };
+        idx.iter().map(|&i| &self.hooks[i]).any(|h| {
+            h.enabled
+                && h.tool_result.admits(ev.result)
+                && h.harness.class.is_none()
+                && matches!(h.matcher, crate::config::matcher::Matcher::All)
+        })
+    }
+
     /// Outbound webhooks subscribed to an event.
     pub fn outbound_for(&self, e: CanonicalEvent) -> impl Iterator<Item = &OutboundTarget> {
         let on = !self.disabled;

@@ -229,6 +229,12 @@ impl Runtime {
         Ok(self.could_run(ev, subject))
     }
 
+    /// Whether a hook runs for this event whatever the subject, until the next reload: a host
+    /// may then skip [`Runtime::any_match`] for it (false for unknown events).
+    pub fn always_matches(&self, event: &str) -> bool {
+        Self::resolve_event(event).is_ok_and(|ev| self.loaded().table.always_matches(ev))
+    }
+
     /// Runs every matching hook and folds their answers: plan, run, fold, settle.
     pub async fn dispatch(
         &self,

@@ -18,7 +18,8 @@ use super::process::Program;
 use super::{Failure, RunCtx};
 use crate::vocab::{Raw, WorkerSettings};
 use live::Live;
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -80,7 +81,9 @@ impl WorkerKey {
 /// Every worker of one runtime.
 #[derive(Default)]
 pub struct Pool {
-    slots: Mutex<HashMap<WorkerKey, Arc<Slot>>>,
+    /// Fx-hashed: looked up on every request, by a key of a dozen strings from the user's own
+    /// config (no untrusted keys to defend against).
+    slots: Mutex<FxHashMap<WorkerKey, Arc<Slot>>>,
     /// Cancelled by the runtime's `close()`: every worker stops, none starts.
     closed: CancellationToken,
 }
@@ -122,20 +125,23 @@ impl Pool {
         Pool { slots: Mutex::default(), closed }
     }
 
+    /// The worker for `key`, created on first use. The key is cloned only then: a request to
+    /// a running worker only hashes it.
     fn slot(&self, hook_id: &str, key: WorkerKey, settings: WorkerSettings) -> Arc<Slot> {
-        lock(&self.slots)
-            .entry(key.clone())
-            .or_insert_with(|| {
-                Arc::new(Slot {
-                    hook_id: hook_id.to_owned(),
-                    key,
-                    settings,
-                    in_flight: tokio::sync::Semaphore::new(settings.max_in_flight.max(1)),
-                    state: Mutex::default(),
-                    starting: tokio::sync::Mutex::new(()),
-                })
-            })
-            .clone()
+        let mut slots = lock(&self.slots);
+        if let Some(s) = slots.get(&key) {
+            return s.clone();
+        }
+        let slot = Arc::new(Slot {
+            hook_id: hook_id.to_owned(),
+            key: key.clone(),
+            settings,
+            in_flight: tokio::sync::Semaphore::new(settings.max_in_flight.max(1)),
+            state: Mutex::default(),
+            starting: tokio::sync::Mutex::new(()),
+        });
+        slots.insert(key, slot.clone());
+        slot
     }
 
     /// Sends one request and waits for its answer, the timeout or the host's abort.
