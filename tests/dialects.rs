@@ -326,9 +326,21 @@ async fn always_matching_events_match_every_subject() {
     let subjects = [None, Some("Bash"), Some("Read"), Some("mcp__x__y"), Some("")];
     let cases = [
         (json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}), "PreToolUse", true),
-        (json!({"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "true"}]}]}), "PreToolUse", true),
-        (json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}), "PreToolUse", false),
-        (json!({"PreToolUse": [{"matcher": ".*", "hooks": [{"type": "command", "command": "true"}]}]}), "PreToolUse", false),
+        (
+            json!({"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "true"}]}]}),
+            "PreToolUse",
+            true,
+        ),
+        (
+            json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}),
+            "PreToolUse",
+            false,
+        ),
+        (
+            json!({"PreToolUse": [{"matcher": ".*", "hooks": [{"type": "command", "command": "true"}]}]}),
+            "PreToolUse",
+            false,
+        ),
         (json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}), "PostToolUse", false),
         (json!({"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}), "Stop", true),
     ];

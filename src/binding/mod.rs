@@ -16,8 +16,11 @@ use tokio_util::sync::CancellationToken;
 /// allocations (payload maps, the request line, the result), and glibc's malloc spent ~10 µs
 /// of each worker round trip on them. Node's own allocations are untouched (only the addon's
 /// Rust code uses this allocator). `local_dynamic_tls`: the addon is `dlopen`ed, where the
-/// static TLS block has no room to spare. `no_thp`: with transparent huge pages, loading the
-/// addon and a first dispatch took 2.5 ms longer (first touches of 2 MiB pages).
+/// static TLS block has no room to spare. `v2` and `no_thp`: mimalloc 3 (one `mmap` per
+/// 64 KiB page at start) and transparent huge pages each made loading the addon and a first
+/// dispatch 0.6–2.5 ms slower; with both options it costs what it did with glibc. (The
+/// standalone executable keeps glibc's malloc: there mimalloc added 1.5 ms to a one-shot
+/// `hookrt run`.)
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
