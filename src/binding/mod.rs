@@ -12,18 +12,6 @@ use napi_derive::napi;
 use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
 
-/// The addon's Rust allocations go to mimalloc: a dispatch makes a few hundred small
-/// allocations (payload maps, the request line, the result), and glibc's malloc spent ~10 µs
-/// of each worker round trip on them. Node's own allocations are untouched (only the addon's
-/// Rust code uses this allocator). `local_dynamic_tls`: the addon is `dlopen`ed, where the
-/// static TLS block has no room to spare. `v2` and `no_thp`: mimalloc 3 (one `mmap` per
-/// 64 KiB page at start) and transparent huge pages each made loading the addon and a first
-/// dispatch 0.6–2.5 ms slower; with both options it costs what it did with glibc. (The
-/// standalone executable keeps glibc's malloc: there mimalloc added 1.5 ms to a one-shot
-/// `hookrt run`.)
-#[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// The addon's async runtime: one worker thread. Dispatches themselves run on the JS thread
 /// (`js_loop`); what they wait on here (timers, command hooks, HTTP, `listen` and the CLI) is
 /// pipes, sockets and timers, never long computation, so one thread is enough. Blocking work
