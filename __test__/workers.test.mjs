@@ -102,6 +102,9 @@ while IFS= read -r a && IFS= read -r b; do
   echo "this is not json"
   echo '{"id": 99999999, "stdout": "nobody asked"}'
   echo "worker noise on stderr" >&2
+  # stderr and stdout are two pipes read by two readers: give the stderr line time to be read
+  # before the answers it should ride on (the order across pipes is not kept).
+  sleep 0.2
   # Answers go out in the reverse order of the requests; the command "one" is denied.
   for x in "$ib $cb" "$ia $ca"; do
     set -- $x
