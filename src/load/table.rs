@@ -43,20 +43,22 @@ impl HookTable {
         &self.hooks
     }
 
-    fn selected<'a>(&'a self, ev: DispatchEvent, subject: Option<&'a str>) -> impl Iterator<Item = &'a Arc<Hook>> + 'a {
+    /// The enabled hooks of an event that admit its tool result (success or failure), in
+    /// configuration order: none when hooks are disabled.
+    fn candidates(&self, ev: DispatchEvent) -> impl Iterator<Item = &Arc<Hook>> {
         let idx: &[usize] = match self.by_event.get(ev.canonical as usize) {
             Some(v) if !self.disabled => v,
             _ => &[],
         };
+        idx.iter().map(|&i| &self.hooks[i]).filter(move |h| h.enabled && h.tool_result.admits(ev.result))
+    }
+
+    fn selected<'a>(&'a self, ev: DispatchEvent, subject: Option<&'a str>) -> impl Iterator<Item = &'a Arc<Hook>> + 'a {
         // Dispatched as `beforeShellExecution` without a tool name: the tool is the class's.
         let subject = subject.or_else(|| ev.class.map(tools::class_matcher_name));
         let class = ev.class.or_else(|| subject.and_then(tools::class_of));
-        idx.iter().map(|&i| &self.hooks[i]).filter(move |h| {
-            h.enabled
-                && h.tool_result.admits(ev.result)
-                && h.harness.class.is_none_or(|c| class == Some(c))
-                && self.matches(h, subject)
-        })
+        self.candidates(ev)
+            .filter(move |h| h.harness.class.is_none_or(|c| class == Some(c)) && self.matches(h, subject))
     }
 
     /// A hook's matcher against the subject; harnesses that name tools their own way also see
@@ -104,16 +106,8 @@ impl HookTable {
     /// class and no success/failure condition that excludes the event. Lets a host skip the
     /// per-dispatch [`HookTable::any_match`] question for such events until the next reload.
     pub fn always_matches(&self, ev: DispatchEvent) -> bool {
-        let idx: &[usize] = match self.by_event.get(ev.canonical as usize) {
-            Some(v) if !self.disabled => v,
-            _ => &[],
-        };
-        idx.iter().map(|&i| &self.hooks[i]).any(|h| {
-            h.enabled
-                && h.tool_result.admits(ev.result)
-                && h.harness.class.is_none()
-                && matches!(h.matcher, crate::config::matcher::Matcher::All)
-        })
+        self.candidates(ev)
+            .any(|h| h.harness.class.is_none() && matches!(h.matcher, crate::config::matcher::Matcher::All))
     }
 
     /// Outbound webhooks subscribed to an event.
