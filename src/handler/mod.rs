@@ -151,7 +151,7 @@ pub(crate) async fn run(hook: &Hook, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
         }
         HandlerSpec::McpTool { server, tool, input } => mcp::run(server, tool, input, ctx).await,
         HandlerSpec::Worker { command, args, env, settings } => {
-            let key = worker::WorkerKey::of(command, args.as_deref(), env, ctx);
+            let key = worker::KeyRef::of(command, args.as_deref(), env, ctx);
             ctx.shared.workers.request(hook, key, *settings, ctx).await
         }
         HandlerSpec::Oracle { prompt, model } => oracle::run(prompt, model.as_deref(), ctx).await,

@@ -363,5 +363,6 @@ pub(crate) fn answer_for(obj: &Map<String, Value>, event: CanonicalEvent) -> Ans
 
 /// A payload's session id under any harness's name (`""` when it has none).
 pub(crate) fn session_of(payload: &Map<String, Value>) -> &str {
-    payload.get("session_id").or_else(|| payload.get("sessionId")).and_then(Value::as_str).unwrap_or("")
+    let f = |k| crate::vocab::field(payload, k);
+    f("session_id").or_else(|| f("sessionId")).and_then(Value::as_str).unwrap_or("")
 }

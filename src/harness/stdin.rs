@@ -4,6 +4,7 @@
 //! "The canonical payload").
 
 use crate::harness::PayloadCtx;
+use crate::vocab::field;
 use serde_json::{Map, Value};
 
 /// The fields Claude Code sends that mean nothing to a harness unless its folder maps them:
@@ -46,12 +47,13 @@ pub(crate) struct Stdin<'a> {
 
 impl<'a> Stdin<'a> {
     pub(crate) fn new(ctx: &PayloadCtx<'a>) -> Self {
-        Stdin { host: ctx.host, out: Map::new(), used: Vec::new() }
+        // Room for the host's fields and the base fields a harness adds: no regrowth.
+        Stdin { host: ctx.host, out: Map::with_capacity(ctx.host.len() + 8), used: Vec::with_capacity(16) }
     }
 
     /// The host's value at the first of `keys` present (not null).
     pub(crate) fn host(&self, keys: &[&str]) -> Option<&'a Value> {
-        keys.iter().find_map(|k| self.host.get(*k).filter(|v| !v.is_null()))
+        keys.iter().find_map(|k| field(self.host, k).filter(|v| !v.is_null()))
     }
 
     /// Writes `key`; later writes of the same key keep its position.
@@ -95,7 +97,7 @@ impl<'a> Stdin<'a> {
     /// already used or written.
     pub(crate) fn rest(&mut self, skip: &[&str]) {
         for (k, v) in self.host {
-            if skip.contains(&k.as_str()) || self.used.contains(&k.as_str()) || self.out.contains_key(k) {
+            if skip.contains(&k.as_str()) || self.used.contains(&k.as_str()) || field(&self.out, k).is_some() {
                 continue;
             }
             self.out.insert(k.clone(), v.clone());

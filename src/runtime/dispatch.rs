@@ -7,7 +7,7 @@ use crate::handler::RunParts;
 use crate::harness::{EnvCtx, PayloadCtx, SessionFacts};
 use crate::runtime::env_file::EnvFiles;
 use crate::runtime::options::{Resolved, RunPolicy};
-use crate::vocab::text::{epoch_ms_now, iso_now, quote, secs_label};
+use crate::vocab::text::{epoch_ms_now, iso_now, path_text, quote, secs_label};
 use crate::vocab::CanonicalEvent;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -71,6 +71,8 @@ pub(crate) struct DispatchCtx {
     pub canonical: CanonicalEvent,
     pub payload: Map<String, Value>,
     pub cwd: PathBuf,
+    /// `cwd` as text, as hooks read it.
+    cwd_text: String,
     pub project_dir: String,
     ts: String,
     ts_ms: i64,
@@ -91,15 +93,16 @@ impl DispatchCtx {
         let policy = &opts.policy;
         // The dispatch's cwd, else the project directory, else the runtime's cwd.
         let cwd = cwd.map(PathBuf::from).or_else(|| policy.project_dir.clone()).unwrap_or_else(|| policy.cwd.clone());
-        let project_dir = policy.project_dir.as_ref().unwrap_or(&cwd).display().to_string();
-        let session =
-            payload.get("session_id").or_else(|| payload.get("sessionId")).and_then(Value::as_str).unwrap_or("");
+        let cwd_text = path_text(&cwd);
+        let project_dir = policy.project_dir.as_deref().map_or_else(|| cwd_text.clone(), path_text);
+        let session = crate::harness::session_of(&payload);
         let env_files =
             canonical.takes_env_file().then(|| EnvFiles::new(&opts.load.home, session, env_file_stem(canonical)));
         DispatchCtx {
             canonical,
             payload,
             cwd,
+            cwd_text,
             project_dir,
             ts: iso_now(),
             ts_ms: epoch_ms_now(),
@@ -111,12 +114,11 @@ impl DispatchCtx {
 
     /// The JSON a hook reads, shaped for its harness.
     fn input_for(&self, policy: &RunPolicy, hook: &Hook) -> Map<String, Value> {
-        let cwd = self.cwd.display().to_string();
         let pctx = PayloadCtx {
             host: &self.payload,
             canonical: self.canonical,
             spelling: &hook.event,
-            cwd: &cwd,
+            cwd: &self.cwd_text,
             model: policy.model.as_deref(),
             turn_id: policy.turn_id.as_deref(),
             ts: &self.ts,
@@ -173,18 +175,14 @@ impl DispatchCtx {
     /// the hook's own `env` (which wins, as in every harness).
     fn env_for(&self, opts: &Resolved, hook: &Hook, input: &Map<String, Value>) -> (Vec<(String, String)>, usize) {
         let h = crate::harness::of(hook.dialect);
-        let cwd = input
-            .get("cwd")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .unwrap_or_else(|| self.cwd.display().to_string());
+        let cwd = crate::vocab::field(input, "cwd").and_then(Value::as_str).unwrap_or(&self.cwd_text);
         let session = Some(crate::harness::session_of(input))
             .filter(|s| !s.is_empty())
             .or(self.session.last_session.as_deref())
             .unwrap_or("");
         let e = EnvCtx {
             project_dir: &self.project_dir,
-            cwd: &cwd,
+            cwd,
             session_id: session,
             home: &opts.load.home,
             hermes_home: opts.load.hermes_home.as_deref(),
@@ -194,7 +192,7 @@ impl DispatchCtx {
         let mut env = h.env(&e);
         let own = env.len();
         if let Some(path) = self.env_files.as_ref().filter(|_| h.env_file()).and_then(EnvFiles::next) {
-            env.push(("CLAUDE_ENV_FILE".into(), path.display().to_string()));
+            env.push(("CLAUDE_ENV_FILE".into(), path_text(&path)));
         }
         env.extend(hook.env.iter().cloned());
         (env, own)

@@ -15,7 +15,7 @@ pub(crate) mod wire;
 
 use crate::config::{HandlerSpec, Hook};
 use crate::contract::fold;
-use crate::handler::worker::{Pool, WorkerKey};
+use crate::handler::worker::{KeyRef, Pool};
 use crate::load::{load, Loaded};
 use crate::vocab::{Diagnostic, DispatchEvent};
 use dispatch::DispatchCtx;
@@ -184,7 +184,7 @@ impl Runtime {
             let ctx = DispatchCtx::new(&self.opts, hook.canonical, Map::new(), None);
             let cancel = self.close_token.child_token();
             let run = ctx.parts(&self.opts, hook).ctx(&self.opts.handlers, &self.opts.shared, &cancel);
-            let key = WorkerKey::of(command, args.as_deref(), env, &run);
+            let key = KeyRef::of(command, args.as_deref(), env, &run);
             self.opts.shared.workers.warm(hook, key, *settings, &run).await;
         }
     }
@@ -252,9 +252,11 @@ impl Runtime {
         let DispatchRequest { event, mut payload, subject, cwd, progress } = req;
         let ticket = self.stop_guard.prepare(ev.canonical, &mut payload);
         let loaded = self.loaded();
-        let host_cwd = cwd.clone().unwrap_or_else(|| self.opts.policy.cwd.display().to_string());
-        let targets = loaded.table.outbound_for(ev.canonical);
-        self.outbound.notify(targets, ev.canonical, &payload, &host_cwd, &self.opts.shared);
+        let mut targets = loaded.table.outbound_for(ev.canonical).peekable();
+        if targets.peek().is_some() {
+            let host_cwd = cwd.clone().unwrap_or_else(|| crate::vocab::text::path_text(&self.opts.policy.cwd));
+            self.outbound.notify(targets, ev.canonical, &payload, &host_cwd, &self.opts.shared);
+        }
         let session = crate::harness::session_of(&payload).to_owned();
         let continuing = self.stop_guard.was_blocked(&session);
         let session_facts = self.sessions.observe(ev.canonical, &payload, continuing);

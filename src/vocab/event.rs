@@ -415,7 +415,7 @@ impl CanonicalEvent {
     /// The matcher subject of a payload, when it has one.
     pub fn subject_of(self, payload: &serde_json::Map<String, serde_json::Value>) -> Option<&str> {
         let subject = self.subject();
-        subject.keys.iter().find_map(|k| payload.get(*k).and_then(|v| v.as_str())).map(|v| subject.of(v))
+        subject.keys.iter().find_map(|k| super::field(payload, k).and_then(|v| v.as_str())).map(|v| subject.of(v))
     }
 
     /// Whether the hooks of this event get a `CLAUDE_ENV_FILE` to export variables through.

@@ -29,6 +29,12 @@ pub(crate) fn first_chars(s: &str, n: usize) -> String {
     s.chars().take(n).collect()
 }
 
+/// A path as text: its UTF-8 as is (no formatting machinery on the dispatch path), else
+/// `Path::display`'s lossy form.
+pub(crate) fn path_text(p: &std::path::Path) -> String {
+    p.to_str().map_or_else(|| p.display().to_string(), str::to_owned)
+}
+
 /// Writes a timeout in seconds as the shortest decimal (`0.4`, `1`, `2.5`).
 pub(crate) fn secs_label(t: f64) -> String {
     format!("{t}")

@@ -17,10 +17,12 @@ pub(crate) mod wire;
 use super::process::Program;
 use super::{Failure, RunCtx};
 use crate::vocab::{Raw, WorkerSettings};
+use indexmap::{Equivalent, IndexMap};
 use live::Live;
-use rustc_hash::FxHashMap;
+use rustc_hash::FxBuildHasher;
 use std::collections::VecDeque;
-use std::path::PathBuf;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -39,7 +41,7 @@ const FIRST_BACKOFF: Duration = Duration::from_millis(100);
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
 
 /// What makes two worker hooks the same process.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone)]
 pub struct WorkerKey {
     pub command: String,
     pub args: Option<Vec<String>>,
@@ -58,16 +60,74 @@ const PER_DISPATCH: &[&str] = &[
     "HERMES_SESSION_ID",
 ];
 
-impl WorkerKey {
+/// Marks a worker's environment (and every key's): a script can tell it runs as a worker.
+const WORKER_VAR: (&str, &str) = ("HOOKRT_WORKER", "1");
+
+/// A worker key as one run has it, borrowed: a request to a running worker finds its slot by
+/// this, without copying the hook's command and environment into a [`WorkerKey`].
+#[derive(Debug, Clone, Copy)]
+pub struct KeyRef<'a> {
+    command: &'a str,
+    args: Option<&'a [String]>,
+    cwd: &'a Path,
+    /// The run's environment, per-dispatch variables still in.
+    run_env: &'a [(String, String)],
+    /// The hook's own `env`.
+    hook_env: &'a [(String, String)],
+    shell: crate::vocab::Shell,
+}
+
+impl<'a> KeyRef<'a> {
     /// The key of a hook run: its program, the run's cwd and the hook's environment (without
     /// per-dispatch variables such as `CLAUDE_ENV_FILE`).
-    pub fn of(command: &str, args: Option<&[String]>, env: &[(String, String)], ctx: &RunCtx<'_>) -> Self {
-        let mut all: Vec<(String, String)> =
-            ctx.env.iter().filter(|(k, _)| !PER_DISPATCH.contains(&k.as_str())).cloned().collect();
-        all.extend_from_slice(env);
-        all.push(("HOOKRT_WORKER".into(), "1".into()));
-        let (command, args) = (command.to_owned(), args.map(<[String]>::to_vec));
-        WorkerKey { command, args, cwd: ctx.cwd.clone(), env: all, shell: ctx.shell }
+    pub fn of(command: &'a str, args: Option<&'a [String]>, env: &'a [(String, String)], ctx: &'a RunCtx<'_>) -> Self {
+        KeyRef { command, args, cwd: &ctx.cwd, run_env: &ctx.env, hook_env: env, shell: ctx.shell }
+    }
+
+    /// The worker's environment, in order: the run's lasting variables, the hook's, the marker.
+    fn env(&self) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+        let lasting = self.run_env.iter().filter(|(k, _)| !PER_DISPATCH.contains(&k.as_str()));
+        lasting.chain(self.hook_env).map(|(k, v)| (k.as_str(), v.as_str())).chain(std::iter::once(WORKER_VAR))
+    }
+
+    pub fn to_owned(self) -> WorkerKey {
+        WorkerKey {
+            command: self.command.to_owned(),
+            args: self.args.map(<[String]>::to_vec),
+            cwd: self.cwd.to_path_buf(),
+            env: self.env().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
+            shell: self.shell,
+        }
+    }
+}
+
+/// The one hash of a key's parts, owned or borrowed (they must agree for the lookup by
+/// [`KeyRef`] to find a [`WorkerKey`]).
+fn hash_key<'e, H: Hasher>(
+    (command, args, cwd, shell): (&str, Option<&[String]>, &Path, crate::vocab::Shell),
+    env: impl Iterator<Item = (&'e str, &'e str)>,
+    h: &mut H,
+) {
+    command.hash(h);
+    args.hash(h);
+    cwd.hash(h);
+    shell.hash(h);
+    let mut n = 0usize;
+    for (k, v) in env {
+        k.hash(h);
+        v.hash(h);
+        n += 1;
+    }
+    h.write_usize(n);
+}
+
+impl WorkerKey {
+    fn parts(&self) -> (&str, Option<&[String]>, &Path, crate::vocab::Shell) {
+        (&self.command, self.args.as_deref(), &self.cwd, self.shell)
+    }
+
+    fn env(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.env.iter().map(|(k, v)| (k.as_str(), v.as_str()))
     }
 
     fn program(&self) -> Program {
@@ -78,12 +138,38 @@ impl WorkerKey {
     }
 }
 
+impl Hash for WorkerKey {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        hash_key(self.parts(), self.env(), h);
+    }
+}
+
+impl PartialEq for WorkerKey {
+    fn eq(&self, o: &Self) -> bool {
+        self.parts() == o.parts() && self.env == o.env
+    }
+}
+
+impl Eq for WorkerKey {}
+
+impl Hash for KeyRef<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        hash_key((self.command, self.args, self.cwd, self.shell), self.env(), h);
+    }
+}
+
+impl Equivalent<WorkerKey> for KeyRef<'_> {
+    fn equivalent(&self, k: &WorkerKey) -> bool {
+        (self.command, self.args, self.cwd, self.shell) == k.parts() && self.env().eq(k.env())
+    }
+}
+
 /// Every worker of one runtime.
 #[derive(Default)]
 pub struct Pool {
-    /// Fx-hashed: looked up on every request, by a key of a dozen strings from the user's own
-    /// config (no untrusted keys to defend against).
-    slots: Mutex<FxHashMap<WorkerKey, Arc<Slot>>>,
+    /// Looked up on every request by a borrowed [`KeyRef`], Fx-hashed: a key of a dozen
+    /// strings from the user's own config (no untrusted keys to defend against).
+    slots: Mutex<IndexMap<WorkerKey, Arc<Slot>, FxBuildHasher>>,
     /// Cancelled by the runtime's `close()`: every worker stops, none starts.
     closed: CancellationToken,
 }
@@ -125,13 +211,14 @@ impl Pool {
         Pool { slots: Mutex::default(), closed }
     }
 
-    /// The worker for `key`, created on first use. The key is cloned only then: a request to
-    /// a running worker only hashes it.
-    fn slot(&self, hook_id: &str, key: WorkerKey, settings: WorkerSettings) -> Arc<Slot> {
+    /// The worker for `key`, created on first use. The key is copied only then: a request to
+    /// a running worker only hashes and compares it.
+    fn slot(&self, hook_id: &str, key: KeyRef<'_>, settings: WorkerSettings) -> Arc<Slot> {
         let mut slots = lock(&self.slots);
         if let Some(s) = slots.get(&key) {
             return s.clone();
         }
+        let key = key.to_owned();
         let slot = Arc::new(Slot {
             hook_id: hook_id.to_owned(),
             key: key.clone(),
@@ -148,7 +235,7 @@ impl Pool {
     pub async fn request(
         &self,
         hook: &crate::config::Hook,
-        key: WorkerKey,
+        key: KeyRef<'_>,
         settings: WorkerSettings,
         ctx: &RunCtx<'_>,
     ) -> Result<Raw, Failure> {
@@ -182,7 +269,7 @@ impl Pool {
     }
 
     /// Starts a `warm` worker now (at load) rather than on its first match.
-    pub async fn warm(&self, hook: &crate::config::Hook, key: WorkerKey, settings: WorkerSettings, ctx: &RunCtx<'_>) {
+    pub async fn warm(&self, hook: &crate::config::Hook, key: KeyRef<'_>, settings: WorkerSettings, ctx: &RunCtx<'_>) {
         let slot = self.slot(&hook.id, key, settings);
         match slot.live(ctx, &self.closed).await {
             Ok(_) | Err(Failure::Aborted) => {}
@@ -288,5 +375,58 @@ impl Slot {
         st.live = None;
         st.crashes.push_back(Instant::now());
         st.backoff = if answered || st.backoff.is_zero() { FIRST_BACKOFF } else { (st.backoff * 2).min(MAX_BACKOFF) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::BuildHasher;
+
+    fn hash(v: &impl Hash) -> u64 {
+        FxBuildHasher.hash_one(v)
+    }
+
+    fn kv(k: &str, v: &str) -> (String, String) {
+        (k.to_owned(), v.to_owned())
+    }
+
+    #[test]
+    fn a_borrowed_key_finds_its_owned_key_and_no_other() {
+        let run_env = [kv("CLAUDE_PROJECT_DIR", "/p"), kv("CLAUDE_CODE_SESSION_ID", "s1")];
+        let hook_env = [kv("A", "1")];
+        let args = ["x.js".to_owned()];
+        let key = |run_env, hook_env, args, cwd| KeyRef {
+            command: "node",
+            args,
+            cwd: Path::new(cwd),
+            run_env,
+            hook_env,
+            shell: crate::vocab::Shell::Sh,
+        };
+        let k = key(&run_env[..], &hook_env[..], Some(&args[..]), "/p");
+        let owned = k.to_owned();
+        let names: Vec<&str> = owned.env.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["CLAUDE_PROJECT_DIR", "A", "HOOKRT_WORKER"], "per-dispatch variables left out");
+        assert!(k.equivalent(&owned));
+        assert_eq!(hash(&k), hash(&owned));
+        // Another session: the same worker.
+        let other_session = [kv("CLAUDE_PROJECT_DIR", "/p"), kv("CLAUDE_CODE_SESSION_ID", "s2")];
+        let k2 = key(&other_session[..], &hook_env[..], Some(&args[..]), "/p");
+        assert!(k2.equivalent(&owned) && hash(&k2) == hash(&owned));
+        // Anything else that differs: another worker.
+        let other_env = [kv("A", "2")];
+        for differs in [
+            key(&run_env[..], &other_env[..], Some(&args[..]), "/p"),
+            key(&run_env[..], &hook_env[..], None, "/p"),
+            key(&run_env[..], &hook_env[..], Some(&args[..]), "/q"),
+            key(&run_env[..1], &[], Some(&args[..]), "/p"),
+        ] {
+            assert!(!differs.equivalent(&owned), "{differs:?}");
+        }
+        let mut slots: IndexMap<WorkerKey, u8, FxBuildHasher> = IndexMap::default();
+        slots.insert(owned, 1);
+        assert_eq!(slots.get(&k2), Some(&1));
+        assert_eq!(slots.get(&key(&run_env[..], &other_env[..], Some(&args[..]), "/p")), None);
     }
 }
