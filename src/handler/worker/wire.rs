@@ -8,10 +8,19 @@ use tokio::io::AsyncRead;
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, FramedRead};
 
 /// One request line: `{"id":N,"event":"…","payload":<the hook's stdin JSON>}` plus `\n`.
+/// Written into one buffer of the right size (one per request: no formatting machinery).
 pub(crate) fn request_line(id: u64, event: &str, payload_json: &str) -> Vec<u8> {
-    let event = serde_json::to_string(event).unwrap_or_else(|_| "\"\"".into());
     let payload = if payload_json.trim().is_empty() { "{}" } else { payload_json };
-    format!("{{\"id\":{id},\"event\":{event},\"payload\":{payload}}}\n").into_bytes()
+    let mut line = Vec::with_capacity(payload.len() + event.len() + 48);
+    // Writing a number or a string into a Vec cannot fail.
+    line.extend_from_slice(b"{\"id\":");
+    let _ = serde_json::to_writer(&mut line, &id);
+    line.extend_from_slice(b",\"event\":");
+    let _ = serde_json::to_writer(&mut line, event);
+    line.extend_from_slice(b",\"payload\":");
+    line.extend_from_slice(payload.as_bytes());
+    line.extend_from_slice(b"}\n");
+    line
 }
 
 /// One answer line, as a worker writes it.
@@ -120,6 +129,8 @@ mod tests {
         let v: Value = serde_json::from_slice(&line).unwrap();
         assert_eq!(v, serde_json::json!({"id": 7, "event": "PreToolUse", "payload": {"tool_name": "Bash"}}));
         assert!(line.ends_with(b"}\n"));
+        let line = request_line(u64::MAX, "a\"b\n", "  ");
+        assert_eq!(line, b"{\"id\":18446744073709551615,\"event\":\"a\\\"b\\n\",\"payload\":{}}\n");
     }
 
     #[test]
