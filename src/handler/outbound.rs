@@ -65,13 +65,14 @@ impl Outbound {
 
 impl Outbound {
     /// Queues the outbound webhooks subscribed to this event (never waits); each body carries
-    /// the payload shaped as a hook of the target's file reads it.
+    /// the payload shaped as a hook of the target's file reads it. `cwd` is worked out only
+    /// when a target wants the event.
     pub(crate) fn notify<'a>(
         &self,
         targets: impl Iterator<Item = &'a crate::config::OutboundTarget>,
         canonical: crate::vocab::CanonicalEvent,
         host: &serde_json::Map<String, serde_json::Value>,
-        cwd: &str,
+        cwd: impl FnOnce() -> String,
         shared: &crate::handler::Resources,
     ) {
         use crate::harness::PayloadCtx;
@@ -80,6 +81,8 @@ impl Outbound {
             return;
         }
         let ts = crate::vocab::text::iso_now();
+        let cwd = cwd();
+        let cwd = cwd.as_str();
         for t in targets {
             let Some((_, name)) = t.events.iter().find(|(c, _)| *c == canonical) else { continue };
             let session = Default::default();

@@ -252,11 +252,9 @@ impl Runtime {
         let DispatchRequest { event, mut payload, subject, cwd, progress } = req;
         let ticket = self.stop_guard.prepare(ev.canonical, &mut payload);
         let loaded = self.loaded();
-        let mut targets = loaded.table.outbound_for(ev.canonical).peekable();
-        if targets.peek().is_some() {
-            let host_cwd = cwd.clone().unwrap_or_else(|| crate::vocab::text::path_text(&self.opts.policy.cwd));
-            self.outbound.notify(targets, ev.canonical, &payload, &host_cwd, &self.opts.shared);
-        }
+        let targets = loaded.table.outbound_for(ev.canonical);
+        let host_cwd = || cwd.clone().unwrap_or_else(|| crate::vocab::text::path_text(&self.opts.policy.cwd));
+        self.outbound.notify(targets, ev.canonical, &payload, host_cwd, &self.opts.shared);
         let session = crate::harness::session_of(&payload).to_owned();
         let continuing = self.stop_guard.was_blocked(&session);
         let session_facts = self.sessions.observe(ev.canonical, &payload, continuing);

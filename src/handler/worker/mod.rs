@@ -84,6 +84,10 @@ impl<'a> KeyRef<'a> {
         KeyRef { command, args, cwd: &ctx.cwd, run_env: &ctx.env, hook_env: env, shell: ctx.shell }
     }
 
+    fn parts(&self) -> (&'a str, Option<&'a [String]>, &'a Path, crate::vocab::Shell) {
+        (self.command, self.args, self.cwd, self.shell)
+    }
+
     /// The worker's environment, in order: the run's lasting variables, the hook's, the marker.
     fn env(&self) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
         let lasting = self.run_env.iter().filter(|(k, _)| !PER_DISPATCH.contains(&k.as_str()));
@@ -154,13 +158,13 @@ impl Eq for WorkerKey {}
 
 impl Hash for KeyRef<'_> {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        hash_key((self.command, self.args, self.cwd, self.shell), self.env(), h);
+        hash_key(self.parts(), self.env(), h);
     }
 }
 
 impl Equivalent<WorkerKey> for KeyRef<'_> {
     fn equivalent(&self, k: &WorkerKey) -> bool {
-        (self.command, self.args, self.cwd, self.shell) == k.parts() && self.env().eq(k.env())
+        self.parts() == k.parts() && self.env().eq(k.env())
     }
 }
 
