@@ -173,6 +173,16 @@ export interface RuntimeOptions {
    * every hook runs.
    */
   requireHookApproval?: boolean | 'harness' | 'project' | 'all' | 'off'
+  /**
+   * The harness this host is, for the trust of a project (docs/security.md): under
+   * `requireHookApproval: 'harness'` a project's hook files then run only when their own harness
+   * would run them **and** this harness trusts the project (Claude Code's accepted workspace
+   * trust, Codex's trusted projects, Gemini CLI's and Copilot CLI's trusted folders), or once
+   * approved with `hookrt trust approve`. `'hermes'` and `'dsh'` (the `hookrt/dsh` plugin's
+   * default) keep no record of trusted projects: a project's files run only once approved.
+   * Unset: each file's own harness decides alone.
+   */
+  harness?: 'claude' | 'codex' | 'gemini' | 'copilot' | 'hermes' | 'dsh'
   /** Consecutive blocked Stops of one session after which a further block is downgraded. Default 8. */
   stopBlockLimit?: number
   /**

@@ -58,6 +58,10 @@ export function apply(ctx, config = {}) {
         ...(configPath ? { configPath } : {}),
         ...(discover !== undefined ? { discover } : {}),
         caseInsensitiveTools: true,
+        // dsh keeps no record of trusted projects: a workspace's hook files run once approved
+        // with `hookrt trust approve` (docs/security.md), as a cloned repository must not run
+        // code by being opened.
+        harness: 'dsh',
         stopBlockLimit: stopContinuationLimit ?? DEFAULT_STOP_CONTINUATIONS,
         ...runtimeOptions,
       })

@@ -33,6 +33,22 @@ pub(crate) struct Report {
     pub problems: Vec<String>,
 }
 
+impl Report {
+    /// A hook left out for trust: it does not run until trusted, which is a problem to say.
+    pub(crate) fn skipped(s: &crate::load::Skipped) -> Self {
+        Report {
+            id: format!("skipped:{}", s.command),
+            file: s.file.clone(),
+            kind: "skipped",
+            program: None,
+            decision: None,
+            exit_code: None,
+            duration_ms: 0,
+            problems: vec![format!("skipped for trust: {}; to run it: {}", s.why, s.approve)],
+        }
+    }
+}
+
 const BUILTINS: &[&str] = &[
     "echo", "printf", "exit", "true", "false", "test", "[", "cd", "read", "set", "export", "exec", "eval", ":", "if",
     "for", "while", "case", "command", "type", "trap", "sleep", "cat",
@@ -90,11 +106,20 @@ fn is_executable(p: &Path) -> bool {
     std::fs::metadata(p).map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
 }
 
+/// A command word as a path: `~/…` under the home directory, absolute, or relative to `cwd`.
+fn path_of(word: &str, (cwd, home): (&Path, &Path)) -> PathBuf {
+    match word.strip_prefix("~/") {
+        Some(rest) => home.join(rest),
+        None if Path::new(word).is_absolute() => PathBuf::from(word),
+        None => cwd.join(word),
+    }
+}
+
 /// Checks the program (and a script argument) a command runs.
-fn check_program(words: &[String], cwd: &Path, problems: &mut Vec<String>) -> Option<String> {
+fn check_program(words: &[String], dirs: (&Path, &Path), problems: &mut Vec<String>) -> Option<String> {
     let program = words.first()?.clone();
     if program.contains('/') {
-        let p = if Path::new(&program).is_absolute() { PathBuf::from(&program) } else { cwd.join(&program) };
+        let p = path_of(&program, dirs);
         if !p.exists() {
             problems.push(format!("{program} does not exist"));
         } else if !is_executable(&p) {
@@ -107,7 +132,7 @@ fn check_program(words: &[String], cwd: &Path, problems: &mut Vec<String>) -> Op
     if let Some(script) =
         words.get(1).filter(|a| !a.starts_with('-') && (a.contains('/') || a.contains('.')) && !a.contains('$'))
     {
-        let p = if Path::new(script).is_absolute() { PathBuf::from(script) } else { cwd.join(script) };
+        let p = path_of(script, dirs);
         if Path::new(script).extension().is_some() && !p.exists() {
             problems.push(format!("script {script} does not exist"));
         }
@@ -118,7 +143,7 @@ fn check_program(words: &[String], cwd: &Path, problems: &mut Vec<String>) -> Op
 /// Examines and trial-runs one hook.
 pub(crate) async fn examine(rt: &Runtime, hook: Arc<Hook>) -> Report {
     let mut problems = Vec::new();
-    let program = program(&hook, &rt.options().policy.cwd, &mut problems);
+    let program = program(&hook, (&rt.options().policy.cwd, &rt.options().load.home), &mut problems);
     let run = rt.trial(hook.clone(), synthetic_payload(&hook), TRIAL_CAP).await;
     // A worker was started for the trial request (its time is the round trip including the
     // start); it does not outlive the check.
@@ -143,18 +168,18 @@ pub(crate) async fn examine(rt: &Runtime, hook: Arc<Hook>) -> Report {
 }
 
 /// The program a hook runs (checked to exist and be executable), when it runs one.
-fn program(hook: &Hook, cwd: &Path, problems: &mut Vec<String>) -> Option<String> {
+fn program(hook: &Hook, dirs: (&Path, &Path), problems: &mut Vec<String>) -> Option<String> {
     match &hook.handler {
         HandlerSpec::Shell { command, args: Some(args), .. }
         | HandlerSpec::Worker { command, args: Some(args), .. } => {
             let mut words = vec![command.clone()];
             words.extend(args.iter().cloned());
-            check_program(&words, cwd, problems)
+            check_program(&words, dirs, problems)
         }
         HandlerSpec::Shell { command, args: None, .. }
         | HandlerSpec::Worker { command, args: None, .. }
         | HandlerSpec::Proxy { command: Some(command), .. } => match shlex::split(command) {
-            Some(words) => check_program(&words, cwd, problems),
+            Some(words) => check_program(&words, dirs, problems),
             None => {
                 problems.push("the command has unbalanced quotes".into());
                 None

@@ -44,7 +44,8 @@ pub use inside::install::{
 };
 pub use load::script::{hash_file, script_hash, script_of};
 pub use load::{
-    load, parse_text, store_path, ListedHook, LoadOptions, Loaded, Source, TrustEnv, TrustStatus, TrustStore, Verdict,
+    legacy_store_path, load, parse_text, store_path, ListedHook, LoadOptions, Loaded, Skipped, Source, Subject,
+    TrustEntry, TrustEnv, TrustStatus, TrustStore, Verdict,
 };
 pub use protocol::{parse_line, quick_answer};
 pub use runtime::background::Rewake;
@@ -52,8 +53,8 @@ pub use runtime::history::view::read as read_history;
 pub use runtime::history::{rotated as rotated_history, HistoryOptions};
 pub use runtime::options::{OptionsError, RuntimeOptions, DEFAULT_OUTPUT_CAP};
 pub use runtime::wire::schemas as wire_schemas;
-pub use runtime::{DispatchError, DispatchRequest, DispatchResult, Run, Runtime};
+pub use runtime::{BaseEnv, DispatchError, DispatchRequest, DispatchResult, Run, Runtime};
 pub use vocab::{
-    ApprovalScope, CanonicalEvent, Concurrency, Decision, Diagnostic, Dialect, EventFields, Fidelity, IfRules,
-    LlmOptions, OnError, ProxyOptions, Raw, RunOutcome, Scope, Severity,
+    ApprovalScope, CanonicalEvent, Concurrency, Decision, Diagnostic, Dialect, EventFields, Fidelity, HostHarness,
+    IfRules, LlmOptions, OnError, ProxyOptions, Raw, RunOutcome, Scope, Severity,
 };

@@ -6,7 +6,7 @@ use common::*;
 use hookrt::Runtime;
 use hookrt::RuntimeOptions;
 use hookrt::Severity;
-use hookrt::{script_hash, store_path, TrustStore};
+use hookrt::{script_hash, store_path, Subject, TrustStore};
 use serde_json::{json, Value};
 
 fn messages(r: &Value) -> Vec<String> {
@@ -113,7 +113,10 @@ async fn hermes_consent_requires_approval_and_reapproval_after_edits() {
     let argv: Vec<String> = vec!["sh".into(), script.display().to_string()];
     let (_, hash) = script_hash(&argv, &p.path("home")).unwrap();
     let mut store = TrustStore::default();
-    store.approve("pre_tool_call", &command, Some(&hash));
+    let (script_path, file) = (script.clone(), p.path("home/.hermes/config.yaml"));
+    let subject =
+        Subject { event: "pre_tool_call", command: &command, script: Some(&script_path), project: None, file: &file };
+    store.approve(&subject, Some(&hash));
     store.save(&store_path(&p.path("home"))).unwrap();
     let rt = Runtime::with_env(&opts, &|_| None).unwrap();
     assert!(rt.loaded().diagnostics.is_empty(), "{:?}", rt.loaded().diagnostics);

@@ -261,7 +261,7 @@ async fn doctor_names_the_hooks_a_harness_would_skip_and_why() {
             .collect();
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let io = hookrt::cli::Io { out: &mut out, err: &mut err };
-    hookrt::cli::run(argv, tokio_util::sync::CancellationToken::new(), io).await;
+    let code = hookrt::cli::run(argv, tokio_util::sync::CancellationToken::new(), io).await;
     let out = String::from_utf8(out).unwrap();
     let file = p.path("proj/.codex/hooks.json").display().to_string();
     assert!(
@@ -270,5 +270,10 @@ async fn doctor_names_the_hooks_a_harness_would_skip_and_why() {
         ))),
         "{out}"
     );
-    assert!(out.contains("0 hook(s)"), "{out}");
+    // A guard that does not run is a problem, with the command that makes it run.
+    assert!(out.contains(&format!("PROBLEM\tskipped \"echo guard\" ({file}, PreToolUse)")), "{out}");
+    let approve = format!("hookrt trust approve --cwd {} 'echo guard'", p.path("proj").display());
+    assert!(out.contains(&approve), "{out}");
+    assert!(out.contains("1 hook(s), 1 with problems (1 skipped for trust)"), "{out}");
+    assert_eq!(code, 1);
 }

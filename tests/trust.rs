@@ -71,12 +71,12 @@ async fn project_hooks_of_claude_codex_and_native_need_approval() {
     let skipped: Vec<&str> =
         loaded.diagnostics.iter().map(|d| d.message.as_str()).filter(|m| m.contains("skipped")).collect();
     assert_eq!(skipped.len(), 3, "{skipped:?}");
+    let approve = format!("hookrt trust approve --cwd {} 'sh guard.sh'", p.path("proj").display());
     assert!(
-        skipped.iter().any(
-            |m| m.contains("hook \"sh guard.sh\" not approved; skipped (run `hookrt trust approve 'sh guard.sh'`)")
-        ),
+        skipped.iter().any(|m| m.contains(&format!("hook \"sh guard.sh\" not approved; skipped (run `{approve}`)"))),
         "{skipped:?}"
     );
+    assert_eq!(rt.loaded().skipped.len(), 3);
     let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "Bash"})).await);
     assert_eq!(r["outcome"]["decision"], "none");
 

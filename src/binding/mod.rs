@@ -254,7 +254,7 @@ impl NativeRuntime {
         let rt = self.inner.clone();
         let work = async move {
             let payload = payload?;
-            let req = DispatchRequest { event, payload, subject, cwd, progress: sink };
+            let req = DispatchRequest { event, payload, subject, cwd, progress: sink, env: None };
             let result = rt.dispatch(req, &cancel).await;
             // Every progress report reaches JS before the promise settles: the queue is in
             // order, and this last call returns only once JS has run it.

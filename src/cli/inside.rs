@@ -62,9 +62,9 @@ pub(crate) fn hook_options(
     if options.history.is_none() && env("HOOKRT_HISTORY").filter(|v| !v.is_empty()).is_none() {
         let home = options.home_dir.clone().unwrap_or_else(|| home_in(shared, env));
         let path = default_history(&home, env);
-        // The default file's folder is hookrt's own to make.
+        // The default file's folder is hookrt's own to make, and private.
         if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
+            let _ = crate::vocab::files::private_dir(dir);
         }
         options.history = Some(HistoryOptions { path, max_bytes: None, payloads: false, host: None });
     }
@@ -100,7 +100,9 @@ pub(crate) async fn hook(
                 let options = hook_options(shared, (dialect, include_own), &call.1, None, &env);
                 match Runtime::new(&options) {
                     Ok(rt) => {
-                        let r = crate::inside::hook::answer(&rt, dialect, call, budget, shutdown).await;
+                        let (event, payload) = call;
+                        let r =
+                            crate::inside::hook::answer(&rt, dialect, (event, payload, None), budget, shutdown).await;
                         rt.flush_history();
                         r
                     }
@@ -243,27 +245,49 @@ pub(crate) async fn doctor(shared: &Shared, io: &mut Io<'_>) -> bool {
             }
         }
     }
-    let socket = crate::cli::serve_client::socket_path(&env);
-    let running = tokio::net::UnixStream::connect(&socket).await.is_ok();
-    let state = if running { "running" } else { "not running (hookrt hook answers in-process)" };
-    let _ = writeln!(io.out, "note	hookrt serve: {state} ({})", socket.display());
+    bad |= serve_doctor(io).await;
     if let Some(c) = crate::inside::http::load(&t.state) {
         let url = crate::inside::http::url(c.port, "claude");
         let used = install::status(Dialect::Claude, &t)
             .iter()
             .any(|(_, f, ..)| std::fs::read_to_string(f).is_ok_and(|s| s.contains(&url)));
-        let up = tokio::net::TcpStream::connect(("127.0.0.1", c.port)).await.is_ok();
-        bad |= used && !up;
-        let mark = if up {
-            "ok"
-        } else if used {
-            "PROBLEM"
-        } else {
-            "note"
+        let (mark, what) = match crate::inside::http::identify(c.port, &c.token).await {
+            crate::inside::http::Listener::Serve => ("ok", "answering (hookrt serve)".to_owned()),
+            crate::inside::http::Listener::Other => {
+                bad = true;
+                ("PROBLEM", "held by another program, not hookrt serve: Claude Code's http hooks go to it".to_owned())
+            }
+            crate::inside::http::Listener::None => {
+                bad |= used;
+                let what = "not answering: Claude Code's http hooks fail until `hookrt serve` runs".to_owned();
+                (if used { "PROBLEM" } else { "note" }, what)
+            }
         };
-        let what =
-            if up { "answering" } else { "not answering: Claude Code's http hooks fail until `hookrt serve` runs" };
         let _ = writeln!(io.out, "{mark}	http hooks endpoint 127.0.0.1:{}: {what}", c.port);
     }
     bad
+}
+
+/// `hookrt doctor`'s word on `hookrt serve`'s socket: running, and this user's; returns whether
+/// something is wrong.
+async fn serve_doctor(io: &mut Io<'_>) -> bool {
+    use crate::cli::serve_client::{folder_problem, peer_is_me, socket_path};
+    let Some(socket) = socket_path(&env) else {
+        let _ = writeln!(io.out, "note	hookrt serve: no place for its socket (no HOME or XDG_RUNTIME_DIR)");
+        return false;
+    };
+    let stream = tokio::net::UnixStream::connect(&socket).await.ok();
+    let problem = match &stream {
+        None => None,
+        Some(_) if socket.parent().and_then(folder_problem).is_some() => socket.parent().and_then(folder_problem),
+        Some(s) if !peer_is_me(s) => Some("the socket is served by another user".to_owned()),
+        Some(_) => None,
+    };
+    let (mark, state) = match (&stream, &problem) {
+        (_, Some(p)) => ("PROBLEM", format!("{p}; hookrt hook will not use it")),
+        (Some(_), None) => ("note", "running".to_owned()),
+        (None, None) => ("note", "not running (hookrt hook answers in-process)".to_owned()),
+    };
+    let _ = writeln!(io.out, "{mark}	hookrt serve: {state} ({})", socket.display());
+    problem.is_some()
 }

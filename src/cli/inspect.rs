@@ -50,8 +50,10 @@ pub(crate) async fn doctor(rt: &Runtime, shared: &crate::cli::args::Shared, json
     let reports = crate::doctor::run(rt).await;
     let l = rt.loaded();
     if json {
-        let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&reports).unwrap_or_default());
-        return i32::from(reports.iter().any(|r| !r.problems.is_empty()));
+        let all: Vec<crate::doctor::Report> =
+            reports.iter().cloned().chain(l.skipped.iter().map(crate::doctor::Report::skipped)).collect();
+        let _ = writeln!(io.out, "{}", serde_json::to_string_pretty(&all).unwrap_or_default());
+        return i32::from(all.iter().any(|r| !r.problems.is_empty()));
     }
     for d in &l.diagnostics {
         let _ = writeln!(io.out, "config: {}: {}", d.file.as_deref().unwrap_or("-"), d.message);
@@ -68,8 +70,14 @@ pub(crate) async fn doctor(rt: &Runtime, shared: &crate::cli::args::Shared, json
             let _ = writeln!(io.out, "\t- {p}");
         }
     }
-    let bad = reports.iter().filter(|r| !r.problems.is_empty()).count();
-    let _ = writeln!(io.out, "{} hook(s), {bad} with problems", reports.len());
+    // A hook left out for trust is a guard that does not run: a problem until approved.
+    for s in &l.skipped {
+        let _ = writeln!(io.out, "PROBLEM\tskipped {:?} ({}, {}): {}", s.command, s.file, s.event, s.why);
+        let _ = writeln!(io.out, "\t- it does not run until trusted; to run it: {}", s.approve);
+    }
+    let bad = reports.iter().filter(|r| !r.problems.is_empty()).count() + l.skipped.len();
+    let n = reports.len() + l.skipped.len();
+    let _ = writeln!(io.out, "{n} hook(s), {bad} with problems ({} skipped for trust)", l.skipped.len());
     let inside_bad = crate::cli::inside::doctor(shared, &mut io).await;
     i32::from(bad > 0 || inside_bad)
 }

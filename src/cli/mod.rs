@@ -1,6 +1,7 @@
 //! The `hookrt` command (docs/cli.md): one function per subcommand, shared flags, and bad flags
 //! printing a message and exiting 1. Parsing is clap's ([`args`]).
 
+mod accept;
 mod args;
 mod convert;
 mod history;

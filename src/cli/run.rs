@@ -35,7 +35,7 @@ pub(crate) async fn run(
             return 1;
         }
     };
-    let req = DispatchRequest { event, payload, subject, cwd: None, progress: None };
+    let req = DispatchRequest { event, payload, subject, cwd: None, progress: None, env: None };
     match rt.dispatch(req, shutdown).await {
         Ok(r) => {
             let v = serde_json::json!({"outcome": r.outcome, "runs": r.runs, "canonical": r.canonical});

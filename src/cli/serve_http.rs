@@ -1,8 +1,15 @@
 //! `hookrt serve`'s loopback HTTP endpoint for Claude Code's `type: "http"` hooks: `POST
 //! /hook/claude` with the hook input as the body and `Authorization: Bearer <token>`; the
 //! answer is the body Claude reads (the JSON a command hook would print). Bound to 127.0.0.1
-//! only; a wrong or missing token is a 401 and runs nothing.
+//! only; a wrong or missing token is a 401 and runs nothing. Its hooks start from the server's
+//! environment without anything named like a secret (an http hook call carries no environment).
+//!
+//! `GET /hookrt/whoami?nonce=<hex>` answers the HMAC-SHA256 of the nonce under the token, so
+//! `hookrt doctor` can tell hookrt serve from another program holding the port without ever
+//! sending the token. Connections are bounded, and a client that does not send its headers in
+//! time is dropped.
 
+use crate::cli::accept::{Backoff, MAX_CONNECTIONS};
 use crate::cli::warm::{answer_call, Cache, Call};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
@@ -10,9 +17,13 @@ use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
-const MAX_BODY: usize = 64 << 20;
+const MAX_BODY: usize = 16 << 20;
+/// How long a client may take to send its request headers.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Accepts connections until shutdown.
 pub(crate) async fn listen(
@@ -22,12 +33,28 @@ pub(crate) async fn listen(
     shutdown: CancellationToken,
 ) {
     let token = Arc::new(token);
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let mut backoff = Backoff::new();
     loop {
+        let permit = tokio::select! {
+            _ = shutdown.cancelled() => return,
+            p = slots.clone().acquire_owned() => p,
+        };
+        let Ok(permit) = permit else { return };
         let conn = tokio::select! {
             _ = shutdown.cancelled() => return,
             c = listener.accept() => c,
         };
-        let Ok((stream, peer)) = conn else { continue };
+        let (stream, peer) = match conn {
+            Ok(c) => {
+                backoff.succeeded("http");
+                c
+            }
+            Err(e) => {
+                backoff.failed("http", &e).await;
+                continue;
+            }
+        };
         if !peer.ip().is_loopback() {
             continue;
         }
@@ -38,7 +65,12 @@ pub(crate) async fn listen(
                 async move { Ok::<_, std::convert::Infallible>(handle(req, &token, &cache, &shutdown).await) }
             });
             let io = hyper_util::rt::TokioIo::new(stream);
-            let _ = hyper::server::conn::http1::Builder::new().serve_connection(io, service).await;
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .serve_connection(io, service)
+                .await;
+            drop(permit);
         });
     }
 }
@@ -57,9 +89,14 @@ async fn handle(
     cache: &Cache,
     shutdown: &CancellationToken,
 ) -> Response<Full<Bytes>> {
-    let Some(harness) = req.uri().path().strip_prefix("/hook/").map(str::to_owned) else {
+    if req.uri().path() == "/hookrt/whoami" {
+        let nonce = req.uri().query().and_then(|q| q.strip_prefix("nonce=")).unwrap_or("");
+        return reply(StatusCode::OK, crate::inside::http::proof(token, nonce));
+    }
+    // Only Claude Code has http hooks: the one door is `/hook/claude`.
+    if req.uri().path() != "/hook/claude" {
         return reply(StatusCode::NOT_FOUND, String::new());
-    };
+    }
     let presented = req.headers().get(hyper::header::AUTHORIZATION).and_then(|v| v.to_str().ok()).unwrap_or("");
     let ok = presented.strip_prefix("Bearer ").is_some_and(|t| crate::inside::http::token_matches(t, token));
     if req.method() != hyper::Method::POST || !ok {
@@ -71,8 +108,9 @@ async fn handle(
     let body = body.to_bytes();
     let env: BTreeMap<String, String> = std::env::vars().collect();
     let shared = crate::cli::args::Shared::default();
-    let call = Call { harness: &harness, event: None, include_own: false, budget: 590.0 };
-    let r = answer_call(&shared, call, &body, (&env, None), cache, shutdown).await;
+    let call = Call { harness: "claude", event: None, include_own: false, budget: 590.0 };
+    let base = crate::cli::warm::server_env_without_secrets();
+    let r = answer_call(&shared, call, &body, (&env, None, base), cache, shutdown).await;
     if !r.stderr.is_empty() {
         tracing::warn!("http hook call: {}", r.stderr.trim_end());
     }

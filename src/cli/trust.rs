@@ -2,12 +2,21 @@
 
 use crate::cli::args::TrustAction;
 use crate::cli::Io;
-use crate::load::{store_path, ListedHook, TrustStatus, TrustStore};
+use crate::load::{legacy_store_path, store_path, ListedHook, Subject, TrustStatus, TrustStore};
 use crate::runtime::Runtime;
 use std::path::Path;
 
 pub(crate) fn trust(rt: &Runtime, action: TrustAction, io: Io<'_>) -> i32 {
-    let path = store_path(&rt.options().load.home);
+    let home = &rt.options().load.home;
+    let path = store_path(home);
+    let legacy = legacy_store_path(home);
+    if legacy.exists() && !path.exists() {
+        let _ = writeln!(
+            io.err,
+            "hookrt: the approvals in {} named only (event, command) and are no longer used; approve again (they are now bound to the script and the project)",
+            legacy.display()
+        );
+    }
     let listed: Vec<ListedHook> = rt.loaded().listed.iter().cloned().map(ListedHook::hashed).collect();
     match action {
         TrustAction::List { json } => list(&listed, json, io),
@@ -63,7 +72,14 @@ fn approve(
     let in_scope = |h: &&ListedHook| scope.is_none_or(|s| h.scope.as_str() == s);
     for h in listed.iter().filter(in_scope).filter(|h| all || commands.contains(&h.command)) {
         if h.status != TrustStatus::Approved || all {
-            store.approve(&h.event, &h.command, h.sha256.as_deref());
+            let subject = Subject {
+                event: &h.event,
+                command: &h.command,
+                script: h.script.as_deref(),
+                project: h.project.as_deref(),
+                file: Path::new(&h.file),
+            };
+            store.approve(&subject, h.sha256.as_deref());
             n += 1;
         }
     }

@@ -4,7 +4,7 @@
 
 use crate::cli::inside::{call_of, hook_options};
 use crate::harness::reply::Reply;
-use crate::runtime::Runtime;
+use crate::runtime::{BaseEnv, Runtime};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -83,12 +83,28 @@ pub(crate) struct Call<'a> {
     pub budget: f64,
 }
 
-/// Answers one call on the warm runtime for its options and environment.
+/// The environment a socket call's hooks start from: the calling `hookrt hook`'s (the
+/// session's), without `hookrt serve`'s HTTP token.
+pub(crate) fn session_env(env: &BTreeMap<String, String>) -> BaseEnv {
+    env.iter()
+        .filter(|(k, _)| k.as_str() != crate::vocab::SERVE_TOKEN_VAR)
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// The environment an HTTP call's hooks start from (Claude Code's http hooks send none): the
+/// server's, without anything named like a secret and without hookrt's own variables.
+pub(crate) fn server_env_without_secrets() -> BaseEnv {
+    std::env::vars().filter(|(k, _)| !crate::vocab::text::is_secret_name(k) && !k.starts_with("HOOKRT_")).collect()
+}
+
+/// Answers one call on the warm runtime for its options and environment; its hooks start from
+/// `base`.
 pub(crate) async fn answer_call(
     shared: &crate::cli::args::Shared,
     call: Call<'_>,
     stdin: &[u8],
-    (env_map, cwd): (&BTreeMap<String, String>, Option<PathBuf>),
+    (env_map, cwd, base): (&BTreeMap<String, String>, Option<PathBuf>, BaseEnv),
     cache: &Cache,
     shutdown: &CancellationToken,
 ) -> Reply {
@@ -108,7 +124,7 @@ pub(crate) async fn answer_call(
         Err(e) => return failed(e),
     };
     let budget = Duration::try_from_secs_f64(call.budget).unwrap_or(Duration::from_secs(590));
-    let reply = crate::inside::hook::answer(&rt, dialect, (event, payload), budget, shutdown).await;
+    let reply = crate::inside::hook::answer(&rt, dialect, (event, payload, Some(base)), budget, shutdown).await;
     // The call's history line is on disk when the harness hears the answer, as in-process.
     rt.flush_history();
     reply

@@ -197,6 +197,17 @@ impl Hook {
         }
     }
 
+    /// Whether this is an entry `hookrt install` wrote (`hookrt hook <harness> --event …`, or
+    /// the http endpoint of `hookrt serve`): it only means "run hookrt here", so hookrt never
+    /// runs it as one of its own hooks.
+    pub fn is_hookrt_entry(&self) -> bool {
+        match &self.handler {
+            HandlerSpec::Shell { .. } => self.command_text().is_some_and(|c| crate::vocab::hookrt_entry(&c).is_some()),
+            HandlerSpec::Http { url, .. } | HandlerSpec::Webhook { url, .. } => crate::vocab::hookrt_url(url).is_some(),
+            _ => false,
+        }
+    }
+
     /// Identity for de-duplication across files: the same event, reach, matcher, handler and
     /// timeout from two files run once (docs/configuration.md).
     pub fn identity(&self) -> String {

@@ -106,7 +106,7 @@ fn event_name(
     let name = match to {
         Dialect::Claude | Dialect::Codex => claude_name(h, to, warns).ok_or_else(missing)?,
         Dialect::Opencode => name_for(to, c, ToolResult::Either).ok_or_else(missing)?.to_owned(),
-        Dialect::Native => c.as_str().to_owned(),
+        Dialect::Native => native_name(h, warns),
         Dialect::Hermes | Dialect::Agents | Dialect::Cline | Dialect::Kimi => {
             return Err(NotConverted::Target(to.as_str()))
         }
@@ -117,6 +117,32 @@ fn event_name(
             .to_owned(),
     };
     Ok((name, false))
+}
+
+/// A native file's name for the hook's event: Claude Code's name for a Claude Code hook (a
+/// native hook so named gets Claude Code's stdin and variables: it receives what it did), else
+/// the canonical name, with a word on what the hook will receive instead.
+fn native_name(h: &Hook, warns: &mut Vec<String>) -> String {
+    if h.dialect == Dialect::Claude {
+        if let Some(name) = claude_name(h, Dialect::Claude, warns) {
+            return name;
+        }
+    }
+    let c = h.canonical.as_str();
+    warns.push(format!(
+        "as a native hook it reads hookrt's envelope, not {}'s stdin (hook_event_name {c:?} instead of {:?}, plus event and ts)",
+        h.dialect.as_str(),
+        h.event
+    ));
+    let only = match h.tool_result {
+        ToolResult::Failure => Some("failed"),
+        ToolResult::Success => Some("successful"),
+        ToolResult::Either => None,
+    };
+    if let Some(only) = only {
+        warns.push(format!("{c} runs after every tool call ({} ran only after {only} ones)", h.event));
+    }
+    c.to_owned()
 }
 
 /// The tool-class event (`beforeShellExecution`) a matcher's tools belong to; Windsurf has no

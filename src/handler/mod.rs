@@ -97,6 +97,8 @@ pub struct RunCtx<'a> {
     pub shell: Shell,
     /// The command string as the harness passes it to the shell (after its substitutions).
     pub command: Option<String>,
+    /// The environment a process starts from, when not this process's (`hookrt serve`).
+    pub base_env: Option<BaseEnv>,
 }
 
 /// The owned part of a [`RunCtx`], prepared by the dispatcher; it can move into a background
@@ -113,7 +115,12 @@ pub(crate) struct RunParts {
     pub env_remove: Vec<String>,
     pub shell: Shell,
     pub command: Option<String>,
+    /// The environment the process starts from, when not this process's.
+    pub base_env: Option<BaseEnv>,
 }
+
+/// An environment hook processes start from instead of this process's.
+pub type BaseEnv = Arc<[(String, String)]>;
 
 impl RunParts {
     /// The context of one run under a runtime's policy, shared resources and a cancel token.
@@ -137,6 +144,7 @@ impl RunParts {
             env_remove: self.env_remove,
             shell: self.shell,
             command: self.command,
+            base_env: self.base_env,
         }
     }
 }

@@ -335,6 +335,12 @@ pub(crate) trait Harness: Sync {
         trust::each(hooks, trust::Verdict::not_gated(self.why_ungated()))
     }
 
+    /// Whether it trusts the project folder for hooks, by its own record (read-only), when hookrt
+    /// runs inside it or a host says it is this harness; `None` when it keeps no such record.
+    fn project_trust(&self, _p: &trust::ProjectCtx) -> Option<trust::Verdict> {
+        None
+    }
+
     /// Why a harness without trust records runs a file's hooks (shown by `hookrt trust`).
     fn why_ungated(&self) -> String {
         format!("{} runs its hooks without a trust record", self.dialect().as_str())

@@ -18,6 +18,12 @@ pub struct TrustEnv {
     pub copilot_home: Option<PathBuf>,
     /// `HERMES_ACCEPT_HOOKS` set to `1`, `true`, `yes` or `on`: Hermes accepts every hook.
     pub hermes_accept: bool,
+    /// `$CLAUDE_CONFIG_DIR`: where Claude Code keeps its global config (`.claude.json`).
+    pub claude_config_dir: Option<PathBuf>,
+    /// `CLAUDE_CODE_SANDBOXED` set: Claude Code trusts every workspace.
+    pub claude_sandboxed: bool,
+    /// `CLAUDE_CODE_IGNORE_PERSISTED_TRUST` set: no workspace trust record counts.
+    pub claude_ignore_trust: bool,
 }
 
 impl TrustEnv {
@@ -29,6 +35,9 @@ impl TrustEnv {
             copilot_allow_all: word("COPILOT_ALLOW_ALL") == "true",
             copilot_home: env("COPILOT_HOME").filter(|v| !v.is_empty()).map(PathBuf::from),
             hermes_accept: matches!(word("HERMES_ACCEPT_HOOKS").as_str(), "1" | "true" | "yes" | "on"),
+            claude_config_dir: env("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()).map(PathBuf::from),
+            claude_sandboxed: !word("CLAUDE_CODE_SANDBOXED").is_empty(),
+            claude_ignore_trust: !matches!(word("CLAUDE_CODE_IGNORE_PERSISTED_TRUST").as_str(), "" | "0" | "false"),
         }
     }
 }
@@ -41,6 +50,13 @@ pub(crate) struct TrustCtx<'a> {
     pub env: &'a TrustEnv,
     /// The file's own accept-everything switch (Hermes `hooks_auto_accept: true`).
     pub auto_accept: bool,
+}
+
+/// Everything a harness needs to say whether it trusts a project folder.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ProjectCtx<'a> {
+    pub roots: Roots<'a>,
+    pub env: &'a TrustEnv,
 }
 
 /// Whether a hook's own harness would run it, and why.

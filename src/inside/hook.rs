@@ -5,7 +5,7 @@
 //! goes on) elsewhere.
 
 use crate::harness::reply::{Reply, Said};
-use crate::runtime::{DispatchRequest, DispatchResult, Runtime};
+use crate::runtime::{BaseEnv, DispatchRequest, DispatchResult, Runtime};
 use crate::vocab::{CanonicalEvent, Decision, Dialect};
 use serde_json::{Map, Value};
 use std::time::Duration;
@@ -54,13 +54,13 @@ pub(crate) fn event_of(flag: Option<&str>, payload: &Map<String, Value>) -> Resu
 pub(crate) async fn answer(
     rt: &Runtime,
     harness: Dialect,
-    (event, payload): (String, Map<String, Value>),
+    (event, payload, env): (String, Map<String, Value>, Option<BaseEnv>),
     budget: Duration,
     shutdown: &CancellationToken,
 ) -> Reply {
     let canonical = Runtime::resolve_event(&event).map(|e| e.canonical).ok();
     let token = shutdown.child_token();
-    let req = DispatchRequest { event: event.clone(), payload, subject: None, cwd: None, progress: None };
+    let req = DispatchRequest { event: event.clone(), payload, subject: None, cwd: None, progress: None, env };
     let dispatch = rt.dispatch(req, &token);
     tokio::pin!(dispatch);
     let result = tokio::select! {
@@ -73,23 +73,60 @@ pub(crate) async fn answer(
             Err(HookError::Budget(budget))
         }
     };
-    match (result, canonical) {
-        (Ok(r), Some(c)) => reply(harness, &event, c, &r),
+    let mut out = match (result, canonical) {
+        (Ok(r), Some(c)) => reply(harness, &event, c, &r, skipped_message(rt, c)),
         (Ok(_), None) => Reply::default(),
         (Err(e), c) => failure(rt, harness, (&event, c), &e.to_string()),
+    };
+    if let Some(c) = canonical {
+        for s in rt.loaded().skipped_for(c) {
+            out.stderr.push_str(&format!(
+                "hookrt: skipped {:?} ({}, {}): {}; to run it: {}\n",
+                s.command, s.file, s.event, s.why, s.approve
+            ));
+        }
     }
+    out
 }
 
-/// The outcome said in the harness's own answer format.
-pub(crate) fn reply(harness: Dialect, spelling: &str, event: CanonicalEvent, r: &DispatchResult) -> Reply {
+/// What the user is told once per session (on its start, where the harness shows a
+/// `systemMessage`) about the project's hooks hookrt left out for trust.
+fn skipped_message(rt: &Runtime, event: CanonicalEvent) -> Option<String> {
+    let skipped = &rt.loaded().skipped;
+    if event != CanonicalEvent::SessionStart || skipped.is_empty() {
+        return None;
+    }
+    let mut commands: Vec<&str> = skipped.iter().map(|s| s.command.as_str()).collect();
+    commands.dedup();
+    let shown: Vec<String> = commands.iter().take(5).map(|c| format!("{c:?}")).collect();
+    let more = if commands.len() > 5 { format!(" and {} more", commands.len() - 5) } else { String::new() };
+    let dir = rt.options().load.cwd.display().to_string();
+    let q = shlex::try_quote(&dir).map(|q| q.into_owned()).unwrap_or(dir);
+    Some(format!(
+        "hookrt skipped {} hook(s) of this project that nothing trusts yet: {}{more} ({}). Review them with `hookrt trust list --cwd {q}`; run them with `hookrt trust approve --all --scope project --cwd {q}`.",
+        skipped.len(),
+        shown.join(", "),
+        skipped[0].why
+    ))
+}
+
+/// The outcome said in the harness's own answer format, with hookrt's own note to the user.
+pub(crate) fn reply(
+    harness: Dialect,
+    spelling: &str,
+    event: CanonicalEvent,
+    r: &DispatchResult,
+    note: Option<String>,
+) -> Reply {
     let o = &r.outcome;
+    let messages: Vec<String> = o.messages.iter().cloned().chain(note).collect();
     let said = Said {
         event,
         spelling,
         decision: o.decision,
         reason: o.reason.as_deref(),
         contexts: &o.contexts,
-        messages: &o.messages,
+        messages: &messages,
         update_input: o.update_inputs.last(),
         stop: o.stop,
         stop_reason: o.stop_reason.as_deref(),

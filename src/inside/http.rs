@@ -4,9 +4,13 @@
 //! Claude sends the token from its environment (`headers` with `$HOOKRT_TOKEN`, allowed by
 //! `allowedEnvVars`), so it is never written into a project's files.
 
+use hmac::{Hmac, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
+use sha2::Sha256;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// Where the endpoint listens and the token it wants.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -16,7 +20,7 @@ pub(crate) struct HttpConfig {
 }
 
 /// The variable Claude Code reads the token from.
-pub(crate) const TOKEN_VAR: &str = "HOOKRT_TOKEN";
+pub(crate) const TOKEN_VAR: &str = crate::vocab::SERVE_TOKEN_VAR;
 
 pub(crate) fn config_path(state: &Path) -> PathBuf {
     state.join("serve-http.json")
@@ -36,14 +40,9 @@ pub(crate) fn ensure(state: &Path) -> std::io::Result<HttpConfig> {
     let mut bytes = [0u8; 32];
     std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
     let c = HttpConfig { port, token: hex::encode(bytes) };
-    std::fs::create_dir_all(state)?;
-    let path = config_path(state);
-    std::fs::write(&path, serde_json::to_string_pretty(&c).map_err(std::io::Error::other)?)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
-    }
+    // Created 0600 in a 0700 folder from the start: the token is never readable by others.
+    let text = serde_json::to_string_pretty(&c).map_err(std::io::Error::other)?;
+    crate::vocab::files::write_private(&config_path(state), text.as_bytes())?;
     Ok(c)
 }
 
@@ -54,11 +53,56 @@ pub(crate) fn url(port: u16, harness: &str) -> String {
 
 /// Whether a URL is one `install --http` wrote for this harness.
 pub(crate) fn is_ours(url: &str, harness: &str) -> bool {
-    url.strip_prefix("http://127.0.0.1:").is_some_and(|rest| rest.ends_with(&format!("/hook/{harness}")))
+    crate::vocab::hookrt_url(url).is_some_and(|h| h.as_str() == harness)
 }
 
 /// Compares a presented token without stopping at the first differing byte.
 pub(crate) fn token_matches(presented: &str, wanted: &str) -> bool {
     let (a, b) = (presented.as_bytes(), wanted.as_bytes());
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The proof `GET /hookrt/whoami` gives for a nonce: HMAC-SHA256 under the token, hex.
+pub(crate) fn proof(token: &str, nonce: &str) -> String {
+    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(token.as_bytes()) else { return String::new() };
+    mac.update(b"hookrt serve whoami ");
+    mac.update(nonce.as_bytes());
+    hex::encode(mac.finalize().into_bytes())
+}
+
+/// Who holds the endpoint's port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Listener {
+    /// `hookrt serve` with this token.
+    Serve,
+    /// Something else answers there.
+    Other,
+    /// Nothing listens.
+    None,
+}
+
+/// Asks the program on the port to prove it knows the token (without sending the token).
+pub(crate) async fn identify(port: u16, token: &str) -> Listener {
+    let Ok(Ok(mut stream)) =
+        tokio::time::timeout(Duration::from_secs(2), tokio::net::TcpStream::connect(("127.0.0.1", port))).await
+    else {
+        return Listener::None;
+    };
+    let nonce = hex::encode(uuid::Uuid::new_v4().as_bytes());
+    let ask = format!("GET /hookrt/whoami?nonce={nonce} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    let mut answer = Vec::new();
+    let read = async {
+        stream.write_all(ask.as_bytes()).await?;
+        (&mut stream).take(64 * 1024).read_to_end(&mut answer).await
+    };
+    if !matches!(tokio::time::timeout(Duration::from_secs(2), read).await, Ok(Ok(_))) {
+        return Listener::Other;
+    }
+    let text = String::from_utf8_lossy(&answer);
+    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.trim()).unwrap_or("");
+    if !body.is_empty() && token_matches(body, &proof(token, &nonce)) {
+        Listener::Serve
+    } else {
+        Listener::Other
+    }
 }

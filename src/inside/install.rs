@@ -47,6 +47,9 @@ pub struct Change {
     pub path: PathBuf,
     pub before: Option<String>,
     pub after: Option<String>,
+    /// Whether a file install creates is the user's own (0600: their harness's user settings,
+    /// Codex's `config.toml`) rather than a project's (0644). An existing file keeps its mode.
+    pub private: bool,
 }
 
 /// What an install or uninstall does: the files, and what the user should know.
@@ -73,12 +76,13 @@ pub enum InstallError {
 
 /// The hookrt entries for a harness and scope, with their trust step.
 pub(crate) fn install(harness: Dialect, scope: InstallScope, t: &Target) -> Result<Plan, InstallError> {
-    let file = entries::hook_file(harness, scope, t)?;
+    let file = writable(entries::hook_file(harness, scope, t)?, scope, t)?;
     let before = read(&file)?;
     let after = entries::with_ours(harness, &file, before.as_deref(), t)?;
     let mut plan = Plan { installing: true, ..Plan::default() };
     let trust = entries::trust_step(harness, scope, (&file, &after), t, &mut plan.notes)?;
-    plan.changes.push(Change { path: file, before, after: Some(after) });
+    let private = scope == InstallScope::User;
+    plan.changes.push(Change { path: file, before, after: Some(after), private });
     plan.changes.extend(trust);
     plan.changes.retain(|c| c.before != c.after);
     Ok(plan)
@@ -87,15 +91,16 @@ pub(crate) fn install(harness: Dialect, scope: InstallScope, t: &Target) -> Resu
 /// Removes hookrt's entries (and its trust records) for a harness and scope, restoring each
 /// file's recorded bytes when nothing else changed.
 pub(crate) fn uninstall(harness: Dialect, scope: InstallScope, t: &Target) -> Result<Plan, InstallError> {
-    let file = entries::hook_file(harness, scope, t)?;
+    let file = writable(entries::hook_file(harness, scope, t)?, scope, t)?;
     let mut plan = Plan::default();
-    let mut files = vec![file.clone()];
-    files.extend(entries::trust_files(harness, t));
-    for path in files {
+    let mut files = vec![(file.clone(), scope)];
+    files.extend(entries::trust_files(harness, t).into_iter().map(|f| (f, InstallScope::User)));
+    for (path, scope) in files {
+        let path = writable(path, scope, t)?;
         let Some(before) = read(&path)? else { continue };
         let cleaned = entries::without_ours(harness, &path, &before, t)?;
         let after = record::restore(&t.state, &path, cleaned, |a, b| entries::same(&path, a, b));
-        plan.changes.push(Change { path, before: Some(before), after });
+        plan.changes.push(Change { path, before: Some(before), after, private: scope == InstallScope::User });
     }
     plan.changes.retain(|c| c.before != c.after);
     if plan.changes.is_empty() {
@@ -115,6 +120,26 @@ pub(crate) fn status(harness: Dialect, t: &Target) -> Vec<(InstallScope, PathBuf
             Some((scope, file, n, missing))
         })
         .collect()
+}
+
+/// The path install reads and writes for a harness's file. A project's file is never read or
+/// written through a link (a cloned repository could point `.claude/settings.json`, or its
+/// folder, at any file of the user's); a user's own linked file (dotfiles) is written at its
+/// target, so the link stays.
+pub(crate) fn writable(path: PathBuf, scope: InstallScope, t: &Target) -> Result<PathBuf, InstallError> {
+    if scope == InstallScope::Project {
+        if let Some(link) = crate::vocab::files::link_below(&t.cwd, &path) {
+            return Err(InstallError::Unsupported(format!(
+                "{} is a symbolic link: hookrt does not write a project's files through links (a repository could point it anywhere)",
+                link.display()
+            )));
+        }
+        return Ok(path);
+    }
+    match std::fs::symlink_metadata(&path) {
+        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(&path).map_err(|e| InstallError::Read(path, e)),
+        _ => Ok(path),
+    }
 }
 
 /// A file's text, `None` when it does not exist.

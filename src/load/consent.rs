@@ -1,16 +1,19 @@
 //! Approvals for every dialect's hooks (docs/security.md). Hooks of a gated scope
 //! (`requireHookApproval`: `"project"` gates project and local files, `"all"` every file but
 //! managed settings) run only once approved with `hookrt trust approve`; the approval records
-//! the hook's dialect, event and command and the SHA-256 of the script the command runs, so an
-//! edited script needs a new approval. Hermes hooks follow Hermes' first-use consent: every one
-//! is listed and, once any approval is required, skipped until approved.
+//! the hook's dialect, event and command, the script the command runs (its variables expanded)
+//! with its SHA-256, and the project or file it was given in, so an edited script or another
+//! project needs a new approval. Hermes hooks follow Hermes' first-use consent: every one is
+//! listed and, once any approval is required, skipped until approved.
 
 use crate::config::{Candidate, HandlerSpec, Hook};
 use crate::harness::trust::Verdict;
-use crate::load::script::{hash_file, script_of};
-use crate::load::trust_store::{TrustStatus, TrustStore};
-use crate::vocab::{ApprovalScope, Diagnostic, Scope};
-use serde::Serialize;
+use crate::harness::EnvCtx;
+use crate::load::script::{expand_words, hash_file, script_of};
+use crate::load::trust_store::{Subject, TrustStatus, TrustStore};
+use crate::vocab::{ApprovalScope, CanonicalEvent, Diagnostic, Scope};
+use serde::{Deserialize, Serialize};
+use serde_json::Map;
 use std::path::{Path, PathBuf};
 
 /// A hook that needs approval, as `hookrt trust` lists it.
@@ -26,9 +29,35 @@ pub struct ListedHook {
     pub file: String,
     /// Where the file sits (`hookrt trust approve --scope`).
     pub scope: Scope,
+    /// The project an approval of this hook is bound to (hooks of a project's files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project: Option<PathBuf>,
     /// What the hook's own harness says of it, by its trust records.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub harness: Option<Verdict>,
+}
+
+/// A hook loading left out because neither its harness (nor, inside one, the host) would run it
+/// nor hookrt has an approval for it: `hookrt hook` says so on stderr and to the user, history
+/// records it on its event, `hookrt doctor` counts it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Skipped {
+    pub file: String,
+    /// The event as the file spells it.
+    pub event: String,
+    pub canonical: CanonicalEvent,
+    pub command: String,
+    /// The rule that left it out, in its harness's terms.
+    pub why: String,
+    /// The command that approves it with hookrt.
+    pub approve: String,
+}
+
+impl Skipped {
+    fn of(file: &Path, h: &Hook, command: String, why: String, approve: String) -> Self {
+        let file = file.display().to_string();
+        Skipped { file, event: h.event.clone(), canonical: h.canonical, command, why, approve }
+    }
 }
 
 /// How consent is applied while loading.
@@ -42,6 +71,9 @@ pub(crate) struct Consent {
     /// Running as a drop-in for the JavaScript implementation (`listen`): the notice about
     /// unapproved project hooks is a log line, not a diagnostic.
     pub drop_in: bool,
+    /// The home directory and `$HERMES_HOME`, for the variables a command names its script by.
+    pub home: PathBuf,
+    pub hermes_home: Option<PathBuf>,
 }
 
 /// The command a hook runs, as approvals name it: the file's own words where the dialect
@@ -66,33 +98,70 @@ pub(crate) fn key(h: &Hook) -> (String, String) {
     (format!("{}:{}", h.dialect.as_str(), h.event), command_of(h))
 }
 
-/// Where one hook stands with the approvals: the script its command runs (resolved from
-/// `base`) is found, and hashed only when an approval for the hook exists to compare with;
-/// `accept_all` approves everything.
-pub(crate) fn assess(
-    store: &TrustStore,
-    accept_all: bool,
-    (event, command): (&str, &str),
-    argv: &[String],
-    base: &Path,
-    (file, scope): (&Path, Scope),
-) -> ListedHook {
-    let script = script_of(argv, base);
-    let status = match store.entry(event, command) {
-        _ if accept_all => TrustStatus::Approved,
-        None => TrustStatus::Unapproved,
-        Some(_) => store.status(event, command, script.as_deref().and_then(hash_file).as_deref()),
+/// One hook as the approvals see it: its words (variables expanded), the folder relative
+/// script paths start from, and where it was declared.
+pub(crate) struct Asked<'a> {
+    pub event: &'a str,
+    pub command: &'a str,
+    pub argv: Vec<String>,
+    pub base: &'a Path,
+    pub file: &'a Path,
+    pub scope: Scope,
+    /// The project directory (an approval of a project file's hook is bound to it).
+    pub project: &'a Path,
+}
+
+/// Where one hook stands with the approvals: the script its command runs is found, and hashed
+/// only when an approval for the hook exists to compare with; `accept_all` approves everything.
+pub(crate) fn assess(store: &TrustStore, accept_all: bool, a: &Asked) -> ListedHook {
+    let script = script_of(&a.argv, a.base);
+    let project = matches!(a.scope, Scope::Project | Scope::Local).then_some(a.project);
+    let subject = Subject { event: a.event, command: a.command, script: script.as_deref(), project, file: a.file };
+    let status = if accept_all {
+        TrustStatus::Approved
+    } else if !store.covers(&subject) {
+        TrustStatus::Unapproved
+    } else {
+        store.status(&subject, script.as_deref().and_then(hash_file).as_deref())
     };
     ListedHook {
-        event: event.to_owned(),
-        command: command.to_owned(),
+        event: a.event.to_owned(),
+        command: a.command.to_owned(),
         sha256: None,
         script,
         status,
-        file: file.display().to_string(),
-        scope,
+        file: a.file.display().to_string(),
+        scope: a.scope,
+        project: project.map(Path::to_path_buf),
         harness: None,
     }
+}
+
+/// The words of a hook's command as its shell would see them: the variables its harness sets
+/// (`$CLAUDE_PROJECT_DIR`, ...), its own `env` and `~` expanded.
+fn words(h: &Hook, command: &str, c: &Consent, project: &Path) -> Vec<String> {
+    let dir = project.display().to_string();
+    let input = Map::new();
+    let ctx = EnvCtx {
+        project_dir: &dir,
+        cwd: &dir,
+        session_id: "",
+        home: &c.home,
+        hermes_home: c.hermes_home.as_deref(),
+        file: &h.file,
+        input: &input,
+    };
+    let vars = crate::harness::of(h.dialect).env(&ctx);
+    let home = c.home.display().to_string();
+    let lookup = |k: &str| {
+        h.env
+            .iter()
+            .chain(vars.iter())
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+            .or_else(|| (k == "HOME").then(|| home.clone()))
+    };
+    expand_words(&argv_of(h, command), &lookup)
 }
 
 impl ListedHook {
@@ -119,8 +188,17 @@ pub(crate) fn gate(cand: &Candidate, first: usize, hooks: &mut Vec<Hook>, projec
     let mut i = first;
     while i < hooks.len() {
         let (event, command) = key(&hooks[i]);
-        let argv = shlex::split(&command).unwrap_or_default();
-        let entry = assess(&c.store, c.accept_all, (&event, &command), &argv, project, (&cand.path, cand.scope));
+        let argv = words(&hooks[i], &command, c, project);
+        let asked = Asked {
+            event: &event,
+            command: &command,
+            argv,
+            base: project,
+            file: &cand.path,
+            scope: cand.scope,
+            project,
+        };
+        let entry = assess(&c.store, c.accept_all, &asked);
         let status = entry.status;
         out.listed.push(entry);
         if status == TrustStatus::Approved || !gated {
@@ -128,9 +206,11 @@ pub(crate) fn gate(cand: &Candidate, first: usize, hooks: &mut Vec<Hook>, projec
             i += 1;
             continue;
         }
-        let quoted = shlex::try_quote(&command).unwrap_or_default();
-        let m = format!("hook {command:?} {}; skipped (run `hookrt trust approve {quoted}`)", status.why_not());
+        let approve = approve_command(project, &command);
+        let m = format!("hook {command:?} {}; skipped (run `{approve}`)", status.why_not());
         out.diagnostics.push(Diagnostic::warning(&cand.path, Some(&hooks[i].event), m));
+        let why = format!("{} (requireHookApproval gates {} files)", status.why_not(), cand.scope.as_str());
+        out.skipped.push(Skipped::of(&cand.path, &hooks[i], command, why, approve));
         hooks.remove(i);
     }
     if !gated && unapproved > 0 && c.scope == ApprovalScope::Unset {
@@ -162,14 +242,21 @@ pub(crate) fn gate_every(
     while i < hooks.len() {
         let h = &hooks[i];
         let command = command_of(h);
-        let argv: Vec<String> = match &h.handler {
-            HandlerSpec::Shell { command, args, .. } => {
-                std::iter::once(command.clone()).chain(args.iter().flatten().cloned()).collect()
-            }
+        let argv = match &h.handler {
+            HandlerSpec::Shell { .. } => words(h, &command, c, base),
             _ => Vec::new(),
         };
         let accept = c.accept_all || auto_accept;
-        let entry = assess(&c.store, accept, (&h.event, &command), &argv, base, (&cand.path, Scope::Global));
+        let asked = Asked {
+            event: &h.event,
+            command: &command,
+            argv,
+            base,
+            file: &cand.path,
+            scope: Scope::Global,
+            project: base,
+        };
+        let entry = assess(&c.store, accept, &asked);
         let status = entry.status;
         out.listed.push(entry);
         if status == TrustStatus::Approved {
@@ -182,6 +269,8 @@ pub(crate) fn gate_every(
         let m = format!("hooks[{}][{at}]: {what}; {then} (approve with `hookrt trust approve`)", h.event);
         out.diagnostics.push(Diagnostic::warning(&cand.path, Some(&h.event), m));
         if skip {
+            let approve = format!("hookrt trust approve {}", shlex::try_quote(&command).unwrap_or_default());
+            out.skipped.push(Skipped::of(&cand.path, &hooks[i], command, format!("Hermes hook {what}"), approve));
             hooks.remove(i);
         } else {
             i += 1;
@@ -218,14 +307,17 @@ pub(crate) fn gate_harness(
             crate::vocab::Dialect::Hermes => (hooks[i].event.clone(), command_of(&hooks[i])),
             _ => key(&hooks[i]),
         };
-        let argv = argv_of(&hooks[i], &command);
-        let mut entry = assess(&c.store, false, (&event, &command), &argv, base, (&cand.path, cand.scope));
+        let argv = words(&hooks[i], &command, c, project);
+        let asked =
+            Asked { event: &event, command: &command, argv, base, file: &cand.path, scope: cand.scope, project };
+        let mut entry = assess(&c.store, false, &asked);
         let keep = v.runs || v.disabled || entry.status == TrustStatus::Approved;
         if !keep {
-            let quoted = shlex::try_quote(&command).unwrap_or_default();
+            let approve = approve_command(project, &command);
             let how = v.approve.as_deref().map(|a| format!("{a}, or ")).unwrap_or_default();
-            let m = format!("hook {command:?} skipped: {}; {how}run `hookrt trust approve {quoted}`", v.rule);
+            let m = format!("hook {command:?} skipped: {}; {how}run `{approve}`", v.rule);
             out.diagnostics.push(Diagnostic::warning(&cand.path, Some(&hooks[i].event), m));
+            out.skipped.push(Skipped::of(&cand.path, &hooks[i], command.clone(), v.rule.clone(), approve));
         }
         entry.harness = Some(v);
         out.listed.push(entry);
@@ -247,8 +339,16 @@ fn argv_of(h: &Hook, command: &str) -> Vec<String> {
     }
 }
 
-/// Where consent's warnings and listed hooks go.
+/// The command that approves a hook of a project with hookrt, runnable from anywhere.
+fn approve_command(project: &Path, command: &str) -> String {
+    let dir = project.display().to_string();
+    let q = |s: &str| shlex::try_quote(s).map(|q| q.into_owned()).unwrap_or_else(|_| s.to_owned());
+    format!("hookrt trust approve --cwd {} {}", q(&dir), q(command))
+}
+
+/// Where consent's warnings, listed and skipped hooks go.
 pub(crate) struct Out<'a> {
     pub diagnostics: &'a mut Vec<Diagnostic>,
     pub listed: &'a mut Vec<ListedHook>,
+    pub skipped: &'a mut Vec<Skipped>,
 }

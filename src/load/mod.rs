@@ -14,15 +14,15 @@ pub(crate) mod trust_store;
 
 use crate::config::{Candidate, Hook, PluginDir, Roots, Substitutions};
 pub use crate::harness::trust::{TrustEnv, Verdict};
-use crate::vocab::{ApprovalScope, Diagnostic, Dialect, IfRules, Origin, Scope};
+use crate::vocab::{ApprovalScope, CanonicalEvent, Diagnostic, Dialect, HostHarness, IfRules, Origin, Scope};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-pub use consent::ListedHook;
+pub use consent::{ListedHook, Skipped};
 pub(crate) use schema_check::schema_diagnostics;
 pub(crate) use table::HookTable;
-pub use trust_store::{store_path, TrustStatus, TrustStore};
+pub use trust_store::{legacy_store_path, store_path, Subject, TrustEntry, TrustStatus, TrustStore};
 
 /// Which policy files are read first (Claude Code's managed settings).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -73,6 +73,10 @@ pub struct LoadOptions {
     pub trust_env: TrustEnv,
     /// The harness hookrt runs inside (`hookrt hook`): its files are not read, it runs them.
     pub left_to_harness: Option<Dialect>,
+    /// The harness hookrt runs inside, or the one the host says it is: under
+    /// `requireHookApproval: "harness"` a project's files also need that harness's trust of
+    /// the project (docs/security.md).
+    pub host: Option<HostHarness>,
 }
 
 impl LoadOptions {
@@ -104,6 +108,15 @@ pub struct Loaded {
     pub sources: Vec<Source>,
     /// The hooks that need approval, with their status (for `hookrt trust`).
     pub listed: Vec<ListedHook>,
+    /// The hooks left out for trust: neither their harness nor hookrt's approvals admit them.
+    pub skipped: Vec<Skipped>,
+}
+
+impl Loaded {
+    /// The hooks of an event left out for trust.
+    pub fn skipped_for(&self, event: CanonicalEvent) -> impl Iterator<Item = &Skipped> {
+        self.skipped.iter().filter(move |s| s.canonical == event)
+    }
 }
 
 /// Loads configuration. Never fails; problems become diagnostics.

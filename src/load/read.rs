@@ -3,7 +3,7 @@
 
 use crate::config::file::{parse_root, read_text, ReadError};
 use crate::config::{Candidate, FileCtx, Hook, LoadSink, OutboundTarget};
-use crate::harness::trust::TrustCtx;
+use crate::harness::trust::{ProjectCtx, TrustCtx, Verdict};
 use crate::harness::{self, Consent as Rule};
 use crate::load::consent::{self, Consent};
 use crate::load::switches::Switches;
@@ -19,6 +19,7 @@ pub(crate) struct Reader<'a> {
     consent: Consent,
     hooks: Vec<Hook>,
     listed: Vec<crate::load::ListedHook>,
+    skipped: Vec<crate::load::Skipped>,
     diagnostics: Vec<Diagnostic>,
     sources: Vec<Source>,
     outbound: Vec<OutboundTarget>,
@@ -28,6 +29,8 @@ pub(crate) struct Reader<'a> {
     /// added to the list yet.
     extensions: Vec<(Dialect, String, bool)>,
     extensions_added: bool,
+    /// The host's trust of the project, once asked (`None` inside: it keeps no record).
+    host_trust: Option<Option<Verdict>>,
 }
 
 impl<'a> Reader<'a> {
@@ -37,12 +40,15 @@ impl<'a> Reader<'a> {
             scope: opts.require_approval,
             accept_all: opts.accept_hooks,
             drop_in: opts.drop_in,
+            home: opts.home.clone(),
+            hermes_home: opts.hermes_home.clone(),
         };
         Reader {
             opts,
             consent,
             hooks: Vec::new(),
             listed: Vec::new(),
+            skipped: Vec::new(),
             diagnostics: Vec::new(),
             sources: Vec::new(),
             outbound: Vec::new(),
@@ -50,6 +56,7 @@ impl<'a> Reader<'a> {
             switches: Switches::default(),
             extensions: Vec::new(),
             extensions_added: false,
+            host_trust: None,
         }
     }
 
@@ -78,16 +85,24 @@ impl<'a> Reader<'a> {
     pub(crate) fn text(&mut self, cand: &Candidate, text: &str) {
         let first = self.hooks.len();
         let (dialect, groups, auto_accept) = self.parse(cand, text);
+        // `hookrt install`'s own entries are for the harness: hookrt is already running.
+        let mut index = 0;
+        self.hooks.retain(|h| {
+            index += 1;
+            index <= first || !h.is_hookrt_entry()
+        });
         let h = harness::of(dialect);
         let verdicts = (first < self.hooks.len()).then(|| {
             let ctx = TrustCtx { cand, roots: self.opts.roots(), env: &self.opts.trust_env, auto_accept };
-            h.trust(&ctx, &self.hooks[first..])
+            let own = h.trust(&ctx, &self.hooks[first..]);
+            self.with_host(cand, dialect, own)
         });
         // A harness's own switch (Codex `[hooks.state] enabled = false`) holds in every mode.
         for (hook, v) in self.hooks[first..].iter_mut().zip(verdicts.iter().flatten()) {
             hook.enabled &= !v.disabled;
         }
-        let out = consent::Out { diagnostics: &mut self.diagnostics, listed: &mut self.listed };
+        let out =
+            consent::Out { diagnostics: &mut self.diagnostics, listed: &mut self.listed, skipped: &mut self.skipped };
         match h.consent() {
             _ if self.opts.require_approval == ApprovalScope::Harness => {
                 let verdicts = verdicts.unwrap_or_default();
@@ -102,6 +117,28 @@ impl<'a> Reader<'a> {
             }
         }
         self.sources.push(Source { file: cand.path.display().to_string(), dialect, scope: cand.scope, groups });
+    }
+
+    /// The verdicts on a project file's hooks with the host's word added: inside a harness (or
+    /// for a host that said which it is) a project file the host does not read itself runs only
+    /// when the host trusts the project too; a host that keeps no record trusts none.
+    fn with_host(&mut self, cand: &Candidate, dialect: Dialect, own: Vec<Verdict>) -> Vec<Verdict> {
+        let Some(host) = self.opts.host else { return own };
+        if !matches!(cand.scope, Scope::Project | Scope::Local) || host.dialect() == Some(dialect) {
+            return own;
+        }
+        let opts = self.opts;
+        let (roots, env) = (opts.roots(), &opts.trust_env);
+        let word = self.host_trust.get_or_insert_with(|| {
+            host.dialect().and_then(|d| harness::of(d).project_trust(&ProjectCtx { roots, env }))
+        });
+        let word = word.clone().unwrap_or_else(|| {
+            Verdict::refused(
+                format!("{} keeps no record of trusted projects", host.title()),
+                "approve the project's hooks with hookrt",
+            )
+        });
+        own.into_iter().map(|v| joined(v, &word)).collect()
     }
 
     /// The root of a file and its harness's reading of it: (dialect, groups, auto-accept).
@@ -191,7 +228,13 @@ impl<'a> Reader<'a> {
         let off = self.switches.apply(&mut hooks, self.opts.hooks_off, &mut self.diagnostics);
         let mut table = HookTable::new(hooks, off);
         table.outbound = self.outbound;
-        Loaded { table, diagnostics: self.diagnostics, sources: self.sources, listed: self.listed }
+        Loaded {
+            table,
+            diagnostics: self.diagnostics,
+            sources: self.sources,
+            listed: self.listed,
+            skipped: self.skipped,
+        }
     }
 
     /// The hooks and diagnostics read so far (the fuzz targets' view).
@@ -199,6 +242,15 @@ impl<'a> Reader<'a> {
         let dialect = self.sources.last().map(|s| s.dialect);
         (self.hooks, self.diagnostics, dialect)
     }
+}
+
+/// A hook's own harness's verdict and the host's on the project: it runs when both would run it.
+fn joined(own: Verdict, host: &Verdict) -> Verdict {
+    if !own.runs {
+        return own;
+    }
+    let rule = format!("{}; {}", own.rule, host.rule);
+    Verdict { runs: host.runs, gated: true, disabled: own.disabled, rule, approve: host.approve.clone() }
 }
 
 fn plugin_name(cand: &Candidate) -> String {

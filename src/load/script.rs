@@ -131,6 +131,44 @@ pub fn script_of(argv: &[String], cwd: &Path) -> Option<PathBuf> {
         .find(|p| !is_system(p) && p.is_file())
 }
 
+/// The words of a command with the variables its shell would expand (`$CLAUDE_PROJECT_DIR`,
+/// `${GEMINI_PROJECT_DIR}`, a leading `~/`) replaced by their values, so the script a command
+/// names through them is found; unknown variables are left as written.
+pub(crate) fn expand_words(argv: &[String], vars: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+    argv.iter().map(|w| expand(w, vars)).collect()
+}
+
+fn expand(word: &str, vars: &dyn Fn(&str) -> Option<String>) -> String {
+    let word = match (word.strip_prefix("~/"), vars("HOME")) {
+        (Some(rest), Some(home)) => format!("{home}/{rest}"),
+        _ => word.to_owned(),
+    };
+    let name_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(word.len());
+    let mut rest = word.as_str();
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let (name, len) = match after.strip_prefix('{') {
+            Some(b) => match b.find('}') {
+                Some(end) => (&b[..end], end + 2),
+                None => ("", 0),
+            },
+            None => {
+                let end = after.find(|c: char| !name_char(c)).unwrap_or(after.len());
+                (&after[..end], end)
+            }
+        };
+        match vars(name).filter(|_| !name.is_empty() && name.chars().all(name_char)) {
+            Some(v) => out.push_str(&v),
+            None => out.push_str(&rest[i..i + 1 + len]),
+        }
+        rest = &after[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn is_assignment(word: &str) -> bool {
     word.split_once('=').is_some_and(|(k, _)| {
         !k.is_empty()
@@ -249,6 +287,20 @@ mod tests {
         assert_eq!(script_of(&words("bash -c 'echo hi'"), d), None);
         assert_eq!(script_of(&words("echo hi"), d), None);
         assert_eq!(script_of(&words("/usr/bin/env"), d), None);
+    }
+
+    #[test]
+    fn variables_and_home_are_expanded_before_the_script_is_looked_for() {
+        let vars = |k: &str| match k {
+            "CLAUDE_PROJECT_DIR" => Some("/p".to_owned()),
+            "HOME" => Some("/h".to_owned()),
+            _ => None,
+        };
+        let w = expand_words(
+            &words("uv run $CLAUDE_PROJECT_DIR/.claude/hooks/x.py ${CLAUDE_PROJECT_DIR}/y ~/z $NOPE/a $ ${"),
+            &vars,
+        );
+        assert_eq!(w, ["uv", "run", "/p/.claude/hooks/x.py", "/p/y", "/h/z", "$NOPE/a", "$", "${"]);
     }
 
     #[test]

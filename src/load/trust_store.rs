@@ -1,19 +1,59 @@
-//! hookrt's own approvals (`hookrt trust approve`): each records a hook's dialect and event,
-//! its command and the SHA-256 of the script the command runs, so an edited script needs
-//! approval again. The store lives in `home/.config/hookrt/hermes-allowlist.json` (its name
-//! from when only Hermes hooks needed approval).
+//! hookrt's own approvals (`hookrt trust approve`), kept in `~/.config/hookrt/approvals.json`
+//! (mode 0600). An approval is bound to what was approved:
+//! - a hook whose command runs a script: the (dialect, event) and command, the script's path with
+//!   its variables expanded and its SHA-256, and the project it was approved in (for a project's
+//!   files) or the file (for user files) — so the same command in another project, or an edited
+//!   script, is not approved;
+//! - a hook whose command runs no script it can hash (`make -s guard`): the command and the file
+//!   that declares it.
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// One approved (event, command) pair.
+/// One approval.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrustEntry {
     pub event: String,
     pub command: String,
-    /// SHA-256 of the script the command runs, when it runs a file.
+    /// The script the command runs, variables expanded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<PathBuf>,
+    /// SHA-256 of that script.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
+    /// The project the approval was given in (hooks of a project's files that run a script).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<PathBuf>,
+    /// The file the approval was given for (user files, and every hook that runs no script).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<PathBuf>,
+}
+
+/// What an approval is asked about: one hook as one file declares it.
+#[derive(Debug, Clone, Copy)]
+pub struct Subject<'a> {
+    pub event: &'a str,
+    pub command: &'a str,
+    /// The script the command runs (expanded), when it runs one.
+    pub script: Option<&'a Path>,
+    /// The project, for a hook of a project's file.
+    pub project: Option<&'a Path>,
+    /// The file declaring the hook.
+    pub file: &'a Path,
+}
+
+impl TrustEntry {
+    /// Whether this approval was given for the subject's place: its project when it bound a
+    /// script in a project, else the very file.
+    fn covers(&self, s: &Subject) -> bool {
+        if self.event != s.event || self.command != s.command {
+            return false;
+        }
+        match (&self.sha256, s.project) {
+            (Some(_), Some(project)) => self.project.as_deref() == Some(project),
+            _ => self.file.as_deref() == Some(s.file),
+        }
+    }
 }
 
 /// Whether a hook may run without asking.
@@ -38,59 +78,72 @@ impl TrustStatus {
     }
 }
 
-/// The allowlist file.
+/// The approvals file.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct TrustStore {
     #[serde(default)]
     pub approved: Vec<TrustEntry>,
 }
 
-/// Where the allowlist lives for a home directory.
+/// Where the approvals live for a home directory.
 pub fn store_path(home: &Path) -> PathBuf {
+    home.join(".config/hookrt/approvals.json")
+}
+
+/// Where hookrt before 0.2 kept approvals that named only (event, command); they are not read.
+pub fn legacy_store_path(home: &Path) -> PathBuf {
     home.join(".config/hookrt/hermes-allowlist.json")
 }
 
 impl TrustStore {
-    /// Reads the allowlist; a missing or unreadable file is an empty list.
+    /// Reads the approvals; a missing or unreadable file is none.
     pub fn load(path: &Path) -> Self {
         std::fs::read_to_string(path).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()
     }
 
-    /// Writes the allowlist atomically (temporary file, then rename).
+    /// Writes the approvals atomically, private to the user (0600 in a 0700 folder).
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
         let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        std::fs::write(&tmp, text + "\n")?;
-        std::fs::rename(&tmp, path)
+        crate::vocab::files::write_private(path, (text + "\n").as_bytes())
     }
 
-    /// The approval recorded for an (event, command) pair, if any.
-    pub fn entry(&self, event: &str, command: &str) -> Option<&TrustEntry> {
-        self.approved.iter().find(|e| e.event == event && e.command == command)
+    /// Whether any approval covers the subject's (event, command) in its place.
+    pub fn covers(&self, s: &Subject) -> bool {
+        self.approved.iter().any(|e| e.covers(s))
     }
 
-    pub fn status(&self, event: &str, command: &str, hash: Option<&str>) -> TrustStatus {
-        match self.approved.iter().find(|e| e.event == event && e.command == command) {
-            None => TrustStatus::Unapproved,
-            Some(e) if e.sha256.as_deref() == hash => TrustStatus::Approved,
-            Some(_) => TrustStatus::Changed,
+    /// The subject's status given its script's current hash.
+    pub fn status(&self, s: &Subject, hash: Option<&str>) -> TrustStatus {
+        let mut found = false;
+        for e in self.approved.iter().filter(|e| e.covers(s)) {
+            if e.script.as_deref() == s.script && e.sha256.as_deref() == hash {
+                return TrustStatus::Approved;
+            }
+            found = true;
+        }
+        if found {
+            TrustStatus::Changed
+        } else {
+            TrustStatus::Unapproved
         }
     }
 
-    /// Approves (or re-approves with the current hash) an (event, command) pair.
-    pub fn approve(&mut self, event: &str, command: &str, hash: Option<&str>) {
-        self.approved.retain(|e| !(e.event == event && e.command == command));
+    /// Approves (or re-approves with the current hash) a subject: bound to the script and the
+    /// project when it runs a script it could hash, else to the file.
+    pub fn approve(&mut self, s: &Subject, hash: Option<&str>) {
+        self.approved.retain(|e| !e.covers(s));
+        let bound = hash.is_some() && s.project.is_some();
         self.approved.push(TrustEntry {
-            event: event.into(),
-            command: command.into(),
+            event: s.event.into(),
+            command: s.command.into(),
+            script: s.script.filter(|_| hash.is_some()).map(Path::to_path_buf),
             sha256: hash.map(str::to_owned),
+            project: s.project.filter(|_| bound).map(Path::to_path_buf),
+            file: (!bound).then(|| s.file.to_path_buf()),
         });
     }
 
-    /// Removes every entry for a command; returns how many.
+    /// Removes every approval of a command; returns how many.
     pub fn revoke(&mut self, command: &str) -> usize {
         let before = self.approved.len();
         self.approved.retain(|e| e.command != command);
@@ -104,23 +157,46 @@ mod tests {
     use crate::load::script::script_hash;
 
     #[test]
-    fn approval_follows_the_script_content() {
+    fn approval_follows_the_script_content_and_stays_in_its_project() {
         let dir = tempfile::tempdir().unwrap();
-        let script = dir.path().join("hook.sh");
+        let script = dir.path().join("a/hook.sh");
+        std::fs::create_dir_all(script.parent().unwrap()).unwrap();
         std::fs::write(&script, "echo one").unwrap();
         let argv = vec![script.display().to_string()];
         let (_, h1) = script_hash(&argv, dir.path()).unwrap();
-        let mut s = TrustStore::default();
-        assert_eq!(s.status("pre_tool_call", "x", Some(&h1)), TrustStatus::Unapproved);
-        s.approve("pre_tool_call", "x", Some(&h1));
-        assert_eq!(s.status("pre_tool_call", "x", Some(&h1)), TrustStatus::Approved);
+        let (project, file) = (dir.path().join("a"), dir.path().join("a/.claude/settings.json"));
+        let s = Subject { event: "e", command: "x", script: Some(&script), project: Some(&project), file: &file };
+        let mut store = TrustStore::default();
+        assert_eq!(store.status(&s, Some(&h1)), TrustStatus::Unapproved);
+        store.approve(&s, Some(&h1));
+        assert_eq!(store.status(&s, Some(&h1)), TrustStatus::Approved);
+        // Another file of the same project: the same approval.
+        let local = dir.path().join("a/.claude/settings.local.json");
+        assert_eq!(store.status(&Subject { file: &local, ..s }, Some(&h1)), TrustStatus::Approved);
+        // Another project with the same command: not approved.
+        let (other, other_file) = (dir.path().join("b"), dir.path().join("b/.claude/settings.json"));
+        let elsewhere = Subject { project: Some(&other), file: &other_file, ..s };
+        assert_eq!(store.status(&elsewhere, Some(&h1)), TrustStatus::Unapproved);
         std::fs::write(&script, "echo two").unwrap();
         let (_, h2) = script_hash(&argv, dir.path()).unwrap();
-        assert_eq!(s.status("pre_tool_call", "x", Some(&h2)), TrustStatus::Changed);
+        assert_eq!(store.status(&s, Some(&h2)), TrustStatus::Changed);
         let path = store_path(dir.path());
-        s.save(&path).unwrap();
+        store.save(&path).unwrap();
         assert_eq!(TrustStore::load(&path).approved.len(), 1);
-        assert_eq!(s.revoke("x"), 1);
-        assert!(script_hash(&["echo".into(), "hi".into()], dir.path()).is_none());
+        assert_eq!(crate::vocab::files::mode_of(&path), Some(0o600));
+        assert_eq!(store.revoke("x"), 1);
+    }
+
+    #[test]
+    fn an_approval_without_a_script_is_bound_to_its_file() {
+        let (a, b) = (Path::new("/p/a/.claude/settings.json"), Path::new("/p/b/.claude/settings.json"));
+        let s =
+            Subject { event: "e", command: "make -s guard", script: None, project: Some(Path::new("/p/a")), file: a };
+        let mut store = TrustStore::default();
+        store.approve(&s, None);
+        assert_eq!(store.approved[0].file.as_deref(), Some(a));
+        assert_eq!(store.status(&s, None), TrustStatus::Approved);
+        let other = Subject { project: Some(Path::new("/p/b")), file: b, ..s };
+        assert_eq!(store.status(&other, None), TrustStatus::Unapproved);
     }
 }

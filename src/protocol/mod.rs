@@ -89,7 +89,7 @@ fn parse_dispatch(mut obj: Map<String, Value>) -> Result<Request, ProtocolError>
     };
     let subject = opt_string(obj.remove("subject"), "subject")?;
     let cwd = opt_string(obj.remove("cwd"), "cwd")?;
-    Ok(Request::Dispatch(DispatchRequest { event, payload, subject, cwd, progress: None }))
+    Ok(Request::Dispatch(DispatchRequest { event, payload, subject, cwd, progress: None, env: None }))
 }
 
 #[derive(Serialize)]

@@ -42,7 +42,12 @@ pub struct DispatchRequest {
     pub cwd: Option<String>,
     /// Told when each hook starts and ends (the JS API's `onProgress`).
     pub progress: Option<ProgressSink>,
+    /// The environment hook processes start from instead of this process's (`hookrt serve`:
+    /// the calling `hookrt hook`'s, so hooks see the session's variables, not the server's).
+    pub env: Option<BaseEnv>,
 }
+
+pub use crate::handler::BaseEnv;
 
 impl PartialEq for DispatchRequest {
     fn eq(&self, o: &Self) -> bool {
@@ -81,6 +86,8 @@ pub(crate) struct DispatchCtx {
     pub loop_count: u32,
     /// What earlier dispatches of the session said (`prompt_id`, the turn's prompt).
     pub session: SessionFacts,
+    /// The environment hooks start from, when not this process's.
+    pub base_env: Option<BaseEnv>,
 }
 
 impl DispatchCtx {
@@ -109,6 +116,7 @@ impl DispatchCtx {
             env_files,
             loop_count: 0,
             session: SessionFacts::default(),
+            base_env: None,
         }
     }
 
@@ -165,7 +173,8 @@ impl DispatchCtx {
             timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),
             timeout_label: secs_label(secs),
             env,
-            env_remove: removed_vars(h.env_removed()),
+            env_remove: removed_vars(h.env_removed(), self.base_env.as_deref()),
+            base_env: self.base_env.clone(),
             shell: h.shell(),
             command,
         }
@@ -225,13 +234,18 @@ fn env_file_stem(canonical: CanonicalEvent) -> &'static str {
     }
 }
 
-/// The host variables matching a harness's removal patterns (`COPILOT_PROVIDER_*`).
-fn removed_vars(patterns: &[&str]) -> Vec<String> {
+/// The variables of the environment hooks start from (`base`, else this process's) matching a
+/// harness's removal patterns (`COPILOT_PROVIDER_*`).
+fn removed_vars(patterns: &[&str], base: Option<&[(String, String)]>) -> Vec<String> {
     if patterns.is_empty() {
         return Vec::new();
     }
-    std::env::vars_os()
-        .filter_map(|(k, _)| k.into_string().ok())
+    let names: Vec<String> = match base {
+        Some(b) => b.iter().map(|(k, _)| k.clone()).collect(),
+        None => std::env::vars_os().filter_map(|(k, _)| k.into_string().ok()).collect(),
+    };
+    names
+        .into_iter()
         .filter(|k| {
             patterns.iter().any(|p| match p.strip_suffix('*') {
                 Some(prefix) => k.starts_with(prefix),

@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
-pub use dispatch::{DispatchError, DispatchRequest, DispatchResult, Run};
+pub use dispatch::{BaseEnv, DispatchError, DispatchRequest, DispatchResult, Run};
 
 /// A hook runtime: configuration, shared resources, and a close switch.
 pub struct Runtime {
@@ -249,7 +249,7 @@ impl Runtime {
             return Err(DispatchError::Aborted);
         }
         let started = std::time::Instant::now();
-        let DispatchRequest { event, mut payload, subject, cwd, progress } = req;
+        let DispatchRequest { event, mut payload, subject, cwd, progress, env } = req;
         let ticket = self.stop_guard.prepare(ev.canonical, &mut payload);
         let loaded = self.loaded();
         let targets = loaded.table.outbound_for(ev.canonical);
@@ -262,9 +262,15 @@ impl Runtime {
         let plan = loaded.table.plan(ev, subject.as_deref().or_else(|| ev.canonical.subject_of(&payload)));
         if plan.is_empty() && delivered.is_empty() {
             self.stop_guard.settle(&ticket, None);
-            return Ok(DispatchResult::empty(ev.canonical));
+            let empty = DispatchResult::empty(ev.canonical);
+            // A dispatch whose hooks were all left out for trust is still a line of history.
+            if loaded.skipped_for(ev.canonical).next().is_some() {
+                self.record(&loaded, (&event, ev.canonical), (&empty.outcome, &[]), started, &payload);
+            }
+            return Ok(empty);
         }
         let mut ctx = DispatchCtx::new(&self.opts, ev.canonical, payload, cwd);
+        ctx.base_env = env;
         ctx.loop_count = self.stop_guard.count(&ticket);
         ctx.session = session_facts;
         let plan = self.admit(plan, &ctx, &session);
@@ -287,10 +293,22 @@ impl Runtime {
             duration_ms = started.elapsed().as_millis() as u64,
             "dispatch finished"
         );
-        if let Some(h) = &self.history {
-            h.record((&event, ev.canonical), &outcome, &runs, started, &ctx.payload);
-        }
+        self.record(&loaded, (&event, ev.canonical), (&outcome, &runs), started, &ctx.payload);
         Ok(DispatchResult { canonical: ev.canonical, outcome, runs })
+    }
+
+    /// The dispatch's history line, with the hooks of its event left out for trust.
+    fn record(
+        &self,
+        loaded: &Loaded,
+        (event, canonical): (&str, crate::vocab::CanonicalEvent),
+        (outcome, runs): (&crate::contract::Outcome, &[Run]),
+        started: std::time::Instant,
+        payload: &Map<String, Value>,
+    ) {
+        let Some(h) = &self.history else { return };
+        let skipped: Vec<_> = loaded.skipped_for(canonical).cloned().collect();
+        h.record((event, canonical), outcome, (runs, skipped), started, payload);
     }
 
     /// The planned hooks that really run: their `if` rule admits the call and a `once` hook

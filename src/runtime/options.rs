@@ -7,7 +7,8 @@ use crate::handler::{Policy as HandlerPolicy, Resources};
 use crate::load::{LoadOptions, Policy};
 use crate::vocab::text::quote;
 use crate::vocab::{
-    ApprovalScope, CanonicalEvent, Concurrency, Dialect, Fidelity, IfRules, LlmOptions, OnError, ProxyOptions,
+    ApprovalScope, CanonicalEvent, Concurrency, Dialect, Fidelity, HostHarness, IfRules, LlmOptions, OnError,
+    ProxyOptions,
 };
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -114,6 +115,11 @@ pub struct RuntimeOptions {
     /// `hookrt hook --include-own`: read the harness's own files too.
     #[serde(skip)]
     pub include_own_files: bool,
+    /// The harness this host is (`claude`, `codex`, `gemini`, `copilot`, `hermes`) or `dsh` (a
+    /// host without trust records): under `requireHookApproval: "harness"` a project's hook files
+    /// then run only when that harness would also trust the project, or once approved with
+    /// `hookrt trust approve` (docs/security.md). `hookrt hook <harness>` sets it.
+    pub harness: Option<HostHarness>,
 }
 
 /// The `history` runtime option.
@@ -176,11 +182,7 @@ pub(crate) const DEFAULT_STOP_BLOCK_LIMIT: u32 = 8;
 /// Claude Code's cap on one hook output string.
 pub(crate) const DEFAULT_CONTEXT_CAP: usize = 10_000;
 
-/// Whether an environment variable name looks like it holds a secret.
-pub(crate) fn is_secret_name(name: &str) -> bool {
-    let up = name.to_ascii_uppercase();
-    ["KEY", "PASSWORD", "SECRET", "TOKEN"].iter().any(|w| up.contains(w))
-}
+pub(crate) use crate::vocab::text::is_secret_name;
 
 type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
@@ -273,6 +275,7 @@ impl RuntimeOptions {
             hermes_home: nonempty(env, "HERMES_HOME").map(PathBuf::from),
             trust_env,
             left_to_harness: self.inside.filter(|_| !self.include_own_files),
+            host: self.harness.or_else(|| self.inside.and_then(HostHarness::of)),
             policy: match &self.managed_settings_path {
                 Some(p) => Policy::At(p.clone()),
                 None => Policy::Default,

@@ -77,3 +77,10 @@ mod tests {
         assert_eq!(closest("completely_else_entirely", &known), None);
     }
 }
+
+/// Whether an environment variable name looks like it holds a secret (`stripSecrets`, and what
+/// `hookrt serve` never hands a hook from its own environment).
+pub(crate) fn is_secret_name(name: &str) -> bool {
+    let up = name.to_ascii_uppercase();
+    ["KEY", "PASSWORD", "SECRET", "TOKEN"].iter().any(|w| up.contains(w))
+}

@@ -52,6 +52,8 @@ pub(crate) struct ProcSpec {
     pub output_cap: usize,
     /// Reap descendants adopted through `PR_SET_CHILD_SUBREAPER` (Linux).
     pub reap_orphans: bool,
+    /// The environment the process starts from instead of this process's.
+    pub base_env: Option<crate::handler::BaseEnv>,
 }
 
 /// Reads a stream to its end, keeping at most `cap` bytes; never stops draining early, so a
@@ -110,6 +112,12 @@ pub(crate) fn command(spec: &ProcSpec) -> (tokio::process::Command, String) {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
+    if let Some(base) = &spec.base_env {
+        cmd.env_clear();
+        cmd.envs(base.iter().map(|(k, v)| (k, v)));
+    }
+    // `hookrt serve`'s HTTP token is for the harness, never for a hook.
+    cmd.env_remove(crate::vocab::SERVE_TOKEN_VAR);
     for k in &spec.env_remove {
         cmd.env_remove(k);
     }

@@ -78,6 +78,7 @@ impl Live {
             timeout_label: ctx.timeout_label.clone(),
             output_cap: ctx.policy.output_cap,
             reap_orphans: ctx.policy.reap_orphans,
+            base_env: key.base.clone(),
         };
         let (mut cmd, marker) = process::command(&spec);
         let mut child = cmd.spawn().map_err(|e| process::start_error(e, &spec))?;

@@ -48,6 +48,9 @@ pub struct WorkerKey {
     pub cwd: PathBuf,
     pub env: Vec<(String, String)>,
     pub shell: crate::vocab::Shell,
+    /// The environment the worker starts from when not this process's (`hookrt serve`: the
+    /// session's), per-dispatch variables left out.
+    pub base: Option<super::BaseEnv>,
 }
 
 /// Variables that change from dispatch to dispatch: a worker outlives them.
@@ -75,13 +78,16 @@ pub struct KeyRef<'a> {
     /// The hook's own `env`.
     hook_env: &'a [(String, String)],
     shell: crate::vocab::Shell,
+    /// The environment the run starts from, when not this process's.
+    base: Option<&'a [(String, String)]>,
 }
 
 impl<'a> KeyRef<'a> {
     /// The key of a hook run: its program, the run's cwd and the hook's environment (without
     /// per-dispatch variables such as `CLAUDE_ENV_FILE`).
     pub fn of(command: &'a str, args: Option<&'a [String]>, env: &'a [(String, String)], ctx: &'a RunCtx<'_>) -> Self {
-        KeyRef { command, args, cwd: &ctx.cwd, run_env: &ctx.env, hook_env: env, shell: ctx.shell }
+        let base = ctx.base_env.as_deref();
+        KeyRef { command, args, cwd: &ctx.cwd, run_env: &ctx.env, hook_env: env, shell: ctx.shell, base }
     }
 
     fn parts(&self) -> (&'a str, Option<&'a [String]>, &'a Path, crate::vocab::Shell) {
@@ -94,6 +100,12 @@ impl<'a> KeyRef<'a> {
         lasting.chain(self.hook_env).map(|(k, v)| (k.as_str(), v.as_str())).chain(std::iter::once(WORKER_VAR))
     }
 
+    /// The lasting part of the environment the run starts from.
+    fn base(&self) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+        let lasting = self.base.into_iter().flatten().filter(|(k, _)| !PER_DISPATCH.contains(&k.as_str()));
+        lasting.map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
     pub fn to_owned(self) -> WorkerKey {
         WorkerKey {
             command: self.command.to_owned(),
@@ -101,6 +113,7 @@ impl<'a> KeyRef<'a> {
             cwd: self.cwd.to_path_buf(),
             env: self.env().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
             shell: self.shell,
+            base: self.base.map(|_| self.base().map(|(k, v)| (k.to_owned(), v.to_owned())).collect()),
         }
     }
 }
@@ -110,6 +123,7 @@ impl<'a> KeyRef<'a> {
 fn hash_key<'e, H: Hasher>(
     (command, args, cwd, shell): (&str, Option<&[String]>, &Path, crate::vocab::Shell),
     env: impl Iterator<Item = (&'e str, &'e str)>,
+    base: Option<impl Iterator<Item = (&'e str, &'e str)>>,
     h: &mut H,
 ) {
     command.hash(h);
@@ -123,6 +137,12 @@ fn hash_key<'e, H: Hasher>(
         n += 1;
     }
     h.write_usize(n);
+    if let Some(base) = base {
+        for (k, v) in base {
+            k.hash(h);
+            v.hash(h);
+        }
+    }
 }
 
 impl WorkerKey {
@@ -132,6 +152,10 @@ impl WorkerKey {
 
     fn env(&self) -> impl Iterator<Item = (&str, &str)> {
         self.env.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
+    fn base(&self) -> Option<impl Iterator<Item = (&str, &str)>> {
+        self.base.as_deref().map(|b| b.iter().map(|(k, v)| (k.as_str(), v.as_str())))
     }
 
     fn program(&self) -> Program {
@@ -144,13 +168,13 @@ impl WorkerKey {
 
 impl Hash for WorkerKey {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        hash_key(self.parts(), self.env(), h);
+        hash_key(self.parts(), self.env(), self.base(), h);
     }
 }
 
 impl PartialEq for WorkerKey {
     fn eq(&self, o: &Self) -> bool {
-        self.parts() == o.parts() && self.env == o.env
+        self.parts() == o.parts() && self.env == o.env && self.base == o.base
     }
 }
 
@@ -158,13 +182,18 @@ impl Eq for WorkerKey {}
 
 impl Hash for KeyRef<'_> {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        hash_key(self.parts(), self.env(), h);
+        hash_key(self.parts(), self.env(), self.base.map(|_| self.base()), h);
     }
 }
 
 impl Equivalent<WorkerKey> for KeyRef<'_> {
     fn equivalent(&self, k: &WorkerKey) -> bool {
-        self.parts() == k.parts() && self.env().eq(k.env())
+        let base = match (self.base, k.base()) {
+            (None, None) => true,
+            (Some(_), Some(owned)) => self.base().eq(owned),
+            _ => false,
+        };
+        self.parts() == k.parts() && self.env().eq(k.env()) && base
     }
 }
 
@@ -407,6 +436,7 @@ mod tests {
             run_env,
             hook_env,
             shell: crate::vocab::Shell::Sh,
+            base: None,
         };
         let k = key(&run_env[..], &hook_env[..], Some(&args[..]), "/p");
         let owned = k.to_owned();
@@ -432,5 +462,32 @@ mod tests {
         slots.insert(owned, 1);
         assert_eq!(slots.get(&k2), Some(&1));
         assert_eq!(slots.get(&key(&run_env[..], &other_env[..], Some(&args[..]), "/p")), None);
+    }
+
+    /// Under `hookrt serve` a worker starts from the calling session's environment: sessions
+    /// whose environments differ get their own worker, per-dispatch variables aside.
+    #[test]
+    fn a_session_environment_is_part_of_a_workers_key() {
+        let run_env = [kv("CLAUDE_PROJECT_DIR", "/p")];
+        let strict = [kv("HOOK_SAFETY_LEVEL", "strict"), kv("CLAUDE_ENV_FILE", "/t/1")];
+        let strict_later = [kv("HOOK_SAFETY_LEVEL", "strict"), kv("CLAUDE_ENV_FILE", "/t/2")];
+        let lax = [kv("HOOK_SAFETY_LEVEL", "lax"), kv("CLAUDE_ENV_FILE", "/t/1")];
+        let key = |base| KeyRef {
+            command: "node w.js",
+            args: None,
+            cwd: Path::new("/p"),
+            run_env: &run_env[..],
+            hook_env: &[],
+            shell: crate::vocab::Shell::Sh,
+            base,
+        };
+        let owned = key(Some(&strict[..])).to_owned();
+        assert_eq!(owned.base.as_deref(), Some(&strict[..1]), "per-dispatch variables left out");
+        let later = key(Some(&strict_later[..]));
+        assert!(later.equivalent(&owned) && hash(&later) == hash(&owned));
+        for differs in [key(Some(&lax[..])), key(None)] {
+            assert!(!differs.equivalent(&owned), "{differs:?}");
+        }
+        assert!(!key(Some(&strict[..])).to_owned().eq(&key(None).to_owned()));
     }
 }

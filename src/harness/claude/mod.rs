@@ -11,6 +11,7 @@ pub(crate) mod input;
 pub(crate) mod plugins;
 pub(crate) mod reply;
 pub(crate) mod schema;
+mod trust;
 
 use crate::config::{Candidate, FileCtx, LoadSink, PluginDir, Roots};
 use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};
@@ -55,6 +56,10 @@ pub(crate) fn parse_member(
 const RULES: GroupRules = GroupRules::seconds(true, true, claude_kinds);
 
 impl Harness for Claude {
+    fn project_trust(&self, p: &crate::harness::trust::ProjectCtx) -> Option<crate::harness::trust::Verdict> {
+        Some(trust::project(p))
+    }
+
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         static S: crate::harness::schema::FileSchema =
             crate::harness::schema::FileSchema::of::<schema::ClaudeSettings>();

@@ -116,6 +116,10 @@ impl Harness for Codex {
         trust::verdicts(ctx, hooks)
     }
 
+    fn project_trust(&self, p: &crate::harness::trust::ProjectCtx) -> Option<Verdict> {
+        Some(trust::project(p))
+    }
+
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         if ctx.canonical == E::ModelBefore {
             model_request(ctx)

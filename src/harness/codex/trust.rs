@@ -12,7 +12,7 @@
 //! checked against hashes the real binary reported (`tests/trust.rs`).
 
 use crate::config::Hook;
-use crate::harness::trust::{read_json, TrustCtx, Verdict};
+use crate::harness::trust::{read_json, ProjectCtx, TrustCtx, Verdict};
 use crate::vocab::Scope;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
@@ -59,6 +59,16 @@ pub(crate) fn verdicts(ctx: &TrustCtx, hooks: &[Hook]) -> Vec<Verdict> {
             let Some(current) = entry.and_then(|(g, hd)| current_hash(&h.event, g, hd)) else {
                 return Verdict::refused("Codex 0.171.0 runs only command hooks", APPROVE);
             };
+            let extra = entry.map(unhashed).unwrap_or_default();
+            if !extra.is_empty() {
+                return Verdict::refused(
+                    format!(
+                        "the hook has fields Codex's trusted hash does not cover ({}), which hookrt would honour",
+                        extra.join(", ")
+                    ),
+                    "remove them (Codex ignores them)",
+                );
+            }
             match state.trusted_hash {
                 Some(t) if t == current => Verdict::trusted(format!("trusted in {} (hash {current})", config.display())),
                 Some(_) => Verdict::refused(
@@ -69,6 +79,39 @@ pub(crate) fn verdicts(ctx: &TrustCtx, hooks: &[Hook]) -> Vec<Verdict> {
             }
         })
         .collect()
+}
+
+/// Whether Codex trusts the project folder (`[projects."<dir>"] trust_level = "trusted"` for it or
+/// its git repository), for the files it does not read itself when hookrt runs inside it.
+pub(crate) fn project(p: &ProjectCtx) -> Verdict {
+    let config = p.roots.codex().join("config.toml");
+    let user = read_json(&config).unwrap_or(Value::Null);
+    let dir = p.roots.cwd.display();
+    if project_trusted(&user, p.roots.cwd) {
+        return Verdict::trusted(format!("Codex trusts the project {dir} ({})", config.display()));
+    }
+    Verdict::refused(
+        format!("Codex does not trust the project {dir}"),
+        format!(
+            "trust the project in `codex` ([projects.\"{dir}\"] trust_level = \"trusted\" in {})",
+            config.display()
+        ),
+    )
+}
+
+/// The members of a group and of a handler that Codex's hash covers.
+const HASHED_GROUP: &[&str] = &["matcher", "hooks"];
+const HASHED_HANDLER: &[&str] = &["type", "command", "timeout", "timeoutSec", "async", "statusMessage"];
+
+/// The members of a hook Codex's hash leaves out (`env`, `args`, `worker`, ...): hookrt would act
+/// on them while Codex's trust never saw them, so a trusted hash does not stand for such a hook.
+fn unhashed((group, handler): (&Value, &Value)) -> Vec<String> {
+    let extra = |v: &Value, known: &[&str]| -> Vec<String> {
+        v.as_object().into_iter().flatten().map(|(k, _)| k).filter(|k| !known.contains(&k.as_str())).cloned().collect()
+    };
+    let mut out = extra(group, HASHED_GROUP);
+    out.extend(extra(handler, HASHED_HANDLER));
+    out
 }
 
 /// `[hooks.state]` of the user's `config.toml`, keys trimmed as Codex trims them.

@@ -121,6 +121,10 @@ impl Harness for Copilot {
         trust::verdicts(ctx, hooks)
     }
 
+    fn project_trust(&self, p: &crate::harness::trust::ProjectCtx) -> Option<crate::harness::trust::Verdict> {
+        Some(trust::project(p))
+    }
+
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
         let hook_dir = e.file.parent().map(|d| d.display().to_string()).unwrap_or_default();
         vec![

@@ -5,7 +5,7 @@
 //! (`~/.copilot/hooks/`) are not gated.
 
 use crate::config::Hook;
-use crate::harness::trust::{each, read_json, within, TrustCtx, Verdict};
+use crate::harness::trust::{each, read_json, within, ProjectCtx, TrustCtx, Verdict};
 use crate::vocab::Scope;
 use serde_json::Value;
 use std::path::Path;
@@ -18,6 +18,11 @@ fn folder(ctx: &TrustCtx) -> Verdict {
     if ctx.cand.scope != Scope::Project {
         return Verdict::not_gated("Copilot CLI runs user hooks without folder trust");
     }
+    project(&ProjectCtx { roots: ctx.roots, env: ctx.env })
+}
+
+/// Whether Copilot CLI trusts the project folder.
+pub(crate) fn project(ctx: &ProjectCtx) -> Verdict {
     if ctx.env.copilot_allow_all {
         return Verdict::trusted("COPILOT_ALLOW_ALL=true");
     }

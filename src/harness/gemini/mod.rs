@@ -155,6 +155,10 @@ impl Harness for Gemini {
         Consent::Own
     }
 
+    fn project_trust(&self, p: &crate::harness::trust::ProjectCtx) -> Option<crate::harness::trust::Verdict> {
+        Some(trust::folder(p))
+    }
+
     fn keep_trusted(&self, hooks: &mut Vec<Hook>, first: usize, roots: Roots, diags: &mut Vec<Diagnostic>) {
         trust::keep_trusted(hooks, first, roots, diags);
     }

@@ -3,7 +3,7 @@
 //! directory to the `name:command` keys its user trusted (`"project"` and `"all"`).
 
 use crate::config::{HandlerSpec, Hook, Roots};
-use crate::harness::trust::{each, read_json, within, TrustCtx, Verdict};
+use crate::harness::trust::{each, read_json, within, ProjectCtx, TrustCtx, Verdict};
 use crate::vocab::{Diagnostic, Severity};
 use serde_json::Value;
 use std::path::Path;
@@ -50,10 +50,11 @@ pub(crate) fn keep_trusted(hooks: &mut Vec<Hook>, first: usize, roots: Roots, di
 /// `~/.gemini/trustedFolders.json` that covers it says `TRUST_FOLDER` or `TRUST_PARENT`;
 /// otherwise Gemini refuses to run (headless: exit 55) and no hook runs.
 pub(crate) fn verdicts(ctx: &TrustCtx, hooks: &[Hook]) -> Vec<Verdict> {
-    each(hooks, folder(ctx))
+    each(hooks, folder(&ProjectCtx { roots: ctx.roots, env: ctx.env }))
 }
 
-fn folder(ctx: &TrustCtx) -> Verdict {
+/// Gemini's folder trust of the project.
+pub(crate) fn folder(ctx: &ProjectCtx) -> Verdict {
     if ctx.env.gemini_trust_workspace {
         return Verdict::trusted("GEMINI_CLI_TRUST_WORKSPACE=true");
     }

@@ -1,6 +1,9 @@
 //! hookrt's own file (and the hooks-adapter one it replaces): `{"version": 1, "events": {…}}`
 //! with canonical event names, every handler type and alias (docs/harnesses/native.md). Hooks
-//! read an envelope `{event, ts, …}`.
+//! read an envelope `{event, ts, …}`. An event may also be named as Claude Code names it
+//! (`PermissionRequest`, `PostToolUseFailure`): such a hook runs exactly when and as a Claude
+//! Code hook would — Claude's stdin and variables — so a hook converted from Claude Code's files
+//! (`hookrt convert --to native`) receives what it received before.
 
 mod schema;
 
@@ -14,17 +17,29 @@ use std::path::Path;
 
 pub(crate) struct Native;
 
-/// Every canonical event, under its canonical name.
-pub(crate) static EVENTS: [EventSpec; CanonicalEvent::COUNT] = {
-    let mut all = [EventSpec::named("", CanonicalEvent::SessionStart); CanonicalEvent::COUNT];
+const CLAUDE_EVENTS: usize = crate::harness::claude::events::EVENTS.len();
+
+/// Every canonical event under its canonical name, then Claude Code's names.
+pub(crate) static EVENTS: [EventSpec; CanonicalEvent::COUNT + CLAUDE_EVENTS] = {
+    let mut all = [EventSpec::named("", CanonicalEvent::SessionStart); CanonicalEvent::COUNT + CLAUDE_EVENTS];
     let mut i = 0;
     while i < CanonicalEvent::COUNT {
         let e = CanonicalEvent::ALL[i];
         all[i] = EventSpec::named(e.as_str(), e);
         i += 1;
     }
+    let mut j = 0;
+    while j < CLAUDE_EVENTS {
+        all[CanonicalEvent::COUNT + j] = crate::harness::claude::events::EVENTS[j];
+        j += 1;
+    }
     all
 };
+
+/// Whether a native event name is Claude Code's (canonical names have a colon).
+fn claude_named(name: &str) -> bool {
+    !name.contains(':')
+}
 
 const RULES: GroupRules = GroupRules::seconds(false, true, HandlerKind::from_type);
 
@@ -87,7 +102,19 @@ impl Harness for Native {
         true
     }
 
+    /// A hook under a Claude Code event name has Claude Code's variables.
+    fn env(&self, e: &crate::harness::EnvCtx) -> Vec<(String, String)> {
+        let claude = crate::vocab::field(e.input, "hook_event_name").and_then(Value::as_str).is_some_and(claude_named);
+        if claude {
+            return crate::harness::of(Dialect::Claude).env(e);
+        }
+        vec![("CLAUDE_PROJECT_DIR".into(), e.project_dir.to_owned())]
+    }
+
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        if claude_named(ctx.spelling) {
+            return crate::harness::of(Dialect::Claude).input(ctx);
+        }
         let mut m = Map::new();
         m.insert("event".into(), Value::String(ctx.canonical.as_str().to_owned()));
         m.insert("ts".into(), Value::String(ctx.ts.to_owned()));

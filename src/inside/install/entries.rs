@@ -94,13 +94,10 @@ fn command(h: Dialect, event: &str, t: &Target) -> String {
     format!("{} hook {} --event {event}{}", t.program, host_name(h), t.extra)
 }
 
-/// Whether a command is one hookrt's install wrote for this harness.
+/// Whether a command is one hookrt's install wrote for this harness (exactly its shape: a
+/// user's own `hookrt-guard hook claude` is not).
 fn is_ours(h: Dialect, command: &str) -> bool {
-    let words = shlex::split(command).unwrap_or_default();
-    let program = words.first().map(|w| Path::new(w).file_name().unwrap_or_default().to_string_lossy().into_owned());
-    program.is_some_and(|p| p.starts_with("hookrt"))
-        && words.get(1).map(String::as_str) == Some("hook")
-        && words.get(2).map(String::as_str) == Some(host_name(h))
+    crate::vocab::hookrt_entry(command).is_some_and(|host| host.dialect() == Some(h))
 }
 
 /// The file's root (an empty or missing file is an empty object).
@@ -299,7 +296,7 @@ fn codex_trust(
             t.cwd.display()
         ));
     }
-    Ok(Change { path: config, before, after: Some(after) })
+    Ok(Change { path: config, before, after: Some(after), private: true })
 }
 
 fn hermes_trust(t: &Target, notes: &mut Vec<String>) -> Result<Change, InstallError> {
@@ -316,7 +313,7 @@ fn hermes_trust(t: &Target, notes: &mut Vec<String>) -> Result<Change, InstallEr
         list.push(json!({"event": event, "command": command(Dialect::Hermes, event, t), "approved_at": now}));
     }
     notes.push(format!("Hermes runs hookrt's hooks: approved in {} (hookrt's entries only)", path.display()));
-    Ok(Change { path: path.clone(), before, after: Some(serialize(&path, &root)) })
+    Ok(Change { path: path.clone(), before, after: Some(serialize(&path, &root)), private: true })
 }
 
 /// hookrt's entries in a harness's file: how many, and the programs they name that are gone.

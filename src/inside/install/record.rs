@@ -47,10 +47,13 @@ pub(crate) fn apply(plan: &Plan, state: &Path) -> Result<(), InstallError> {
         if plan.installing && rec.is_none() {
             let created_dirs = missing_dirs(&c.path);
             let r = Record { path: c.path.clone(), original: c.before.clone(), created_dirs };
-            write(&record_path(state, &c.path), &serde_json::to_string_pretty(&r).unwrap_or_default())?;
+            let rec = record_path(state, &c.path);
+            let text = serde_json::to_string_pretty(&r).unwrap_or_default();
+            // The original may hold secrets (a user's settings): the record is the user's alone.
+            crate::vocab::files::write_private(&rec, text.as_bytes()).map_err(|e| InstallError::Write(rec, e))?;
         }
         match &c.after {
-            Some(text) => write(&c.path, text)?,
+            Some(text) => write(&c.path, text, if c.private { 0o600 } else { 0o644 })?,
             None => {
                 std::fs::remove_file(&c.path).or_else(not_found).map_err(|e| InstallError::Write(c.path.clone(), e))?;
                 for d in rec.iter().flat_map(|r| r.created_dirs.iter().rev()) {
@@ -85,13 +88,13 @@ fn missing_dirs(file: &Path) -> Vec<PathBuf> {
     dirs
 }
 
-/// Writes through a temporary file and a rename, creating the folders.
-fn write(path: &Path, text: &str) -> Result<(), InstallError> {
+/// Writes through a temporary file created exclusively beside the file and a rename, creating
+/// the folders; an existing file keeps its mode, a new one gets `new_mode`.
+fn write(path: &Path, text: &str, new_mode: u32) -> Result<(), InstallError> {
     let err = |e| InstallError::Write(path.to_path_buf(), e);
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(err)?;
     }
-    let tmp = path.with_extension(format!("hookrt-{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text).map_err(err)?;
-    std::fs::rename(&tmp, path).map_err(err)
+    let mode = crate::vocab::files::mode_of(path).unwrap_or(new_mode);
+    crate::vocab::files::write_atomic(path, text.as_bytes(), mode).map_err(err)
 }

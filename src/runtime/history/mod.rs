@@ -43,6 +43,10 @@ pub struct Record {
     pub reason: Option<String>,
     pub duration_ms: f64,
     pub runs: Vec<RunRecord>,
+    /// The hooks of this event left out for trust (their harness, or the host, would not run
+    /// them and hookrt has no approval).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<crate::load::Skipped>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub payload: Option<Value>,
 }
@@ -64,6 +68,9 @@ pub struct RunRecord {
     pub start_ms: f64,
     pub duration_ms: f64,
     pub timed_out: bool,
+    /// The run's own reason (a deny's, an ask's), when it gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub stdout: String,
@@ -143,7 +150,7 @@ impl History {
         &self,
         (event, canonical): (&str, crate::vocab::CanonicalEvent),
         outcome: &Outcome,
-        runs: &[Run],
+        (runs, skipped): (&[Run], Vec<crate::load::Skipped>),
         started: Instant,
         payload: &Map<String, Value>,
     ) {
@@ -157,6 +164,7 @@ impl History {
             reason: outcome.reason.clone(),
             duration_ms: ms(started.elapsed()),
             runs: runs.iter().map(|r| run_record(r, started)).collect(),
+            skipped,
             payload: self.payloads.then(|| Value::Object(payload.clone())),
         };
         let mut line = serde_json::to_string(&rec).unwrap_or_default();
@@ -202,6 +210,7 @@ fn run_record(r: &Run, dispatch_started: Instant) -> RunRecord {
         start_ms,
         duration_ms: r.duration_ms as f64,
         timed_out: r.error.as_ref().is_some_and(crate::handler::Failure::is_timeout),
+        reason: o.reason.clone(),
         error: r.error.as_ref().map(ToString::to_string),
         stdout: cut(&o.stdout, OUTPUT_KEPT),
         stderr: cut(&o.stderr, OUTPUT_KEPT),
@@ -223,11 +232,8 @@ fn open_append(path: &Path) -> Result<std::fs::File, HistoryError> {
     if path.is_dir() {
         return Err(HistoryError::Directory(path.to_path_buf()));
     }
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|source| HistoryError::Open { path: path.to_path_buf(), source })
+    // Payloads, prompts and hook output may be private: the file is created for the user alone.
+    crate::vocab::files::append_private(path).map_err(|source| HistoryError::Open { path: path.to_path_buf(), source })
 }
 
 struct Writer {

@@ -32,7 +32,11 @@ impl Filter {
             }
         }
         if let Some(d) = &self.decision {
-            if r.decision != *d && !r.runs.iter().any(|x| x.decision == *d) {
+            // Only the runs that answered so: `--decision deny` lists the denying hooks, not
+            // the others of a denied dispatch.
+            let had_runs = !r.runs.is_empty();
+            r.runs.retain(|x| x.decision == *d);
+            if r.runs.is_empty() && (had_runs || r.decision != *d) {
                 return None;
             }
         }
@@ -78,7 +82,7 @@ pub(crate) fn select(records: Vec<Record>, f: &Filter) -> Vec<Record> {
 
 /// The table header.
 pub(crate) const HEADER: &str =
-    "time                     event                      hook                                      decision  exit     ms  file";
+    "time                     event                      hook                                      decision  exit     ms  file  reason";
 
 fn exit(r: &RunRecord) -> String {
     match (r.exit_code, r.timed_out) {
@@ -89,32 +93,38 @@ fn exit(r: &RunRecord) -> String {
     }
 }
 
-/// One table row per run; deny rows in red when `color`.
+/// The reason column: the run's own reason, else its error, on one line.
+fn reason(x: &RunRecord) -> String {
+    let text = x.reason.as_deref().or(x.error.as_deref()).unwrap_or("");
+    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(120) {
+        Some((i, _)) => format!("{}…", &line[..i]),
+        None => line,
+    }
+}
+
+/// One table row per run (and per hook left out for trust); deny rows in red when `color`.
 pub(crate) fn rows(r: &Record, color: bool) -> Vec<String> {
-    r.runs
-        .iter()
-        .map(|x| {
-            let time = r.ts.get(..23).unwrap_or(&r.ts);
-            // Where the dispatch came from, when known: `claude:PreToolUse`.
-            let event = match &r.host {
-                Some(h) => format!("{h}:{}", r.event),
-                None => r.event.clone(),
-            };
-            let row = format!(
-                "{time:<24} {event:<26} {:<41} {:<9} {:>4} {:>6}  {}",
-                x.id,
-                x.decision,
-                exit(x),
-                x.duration_ms.round() as u64,
-                x.file
-            );
-            if color && x.decision == "deny" {
-                format!("\x1b[1;31m{row}\x1b[0m")
-            } else {
-                row
-            }
-        })
-        .collect()
+    let time = r.ts.get(..23).unwrap_or(&r.ts);
+    // Where the dispatch came from, when known: `claude:PreToolUse`.
+    let event = match &r.host {
+        Some(h) => format!("{h}:{}", r.event),
+        None => r.event.clone(),
+    };
+    let runs = r.runs.iter().map(|x| {
+        let (ms, why) = (x.duration_ms.round() as u64, reason(x));
+        let row =
+            format!("{time:<24} {event:<26} {:<41} {:<9} {:>4} {ms:>6}  {}  {why}", x.id, x.decision, exit(x), x.file);
+        if color && x.decision == "deny" {
+            format!("\x1b[1;31m{row}\x1b[0m")
+        } else {
+            row
+        }
+    });
+    let skipped = r.skipped.iter().map(|s| {
+        format!("{time:<24} {event:<26} {:<41} {:<9} {:>4} {:>6}  {}  {}", s.command, "skipped", "-", 0, s.file, s.why)
+    });
+    runs.chain(skipped).map(|row| row.trim_end().to_owned()).collect()
 }
 
 /// Prints records as the table or as JSON lines.

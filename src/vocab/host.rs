@@ -1,0 +1,179 @@
+//! The harness a host is, as far as trust goes. `hookrt hook <harness>` runs inside one; a
+//! program embedding hookrt may say which it is (`createRuntime({harness})`); the dsh plugin is a
+//! host that keeps no trust record of its own. A project's hook files then run only when their
+//! own harness would run them **and** this harness would trust the project, or the user approved
+//! them with hookrt (docs/security.md).
+
+use crate::vocab::Dialect;
+use serde::{Deserialize, Serialize};
+
+/// A harness hookrt runs inside, or the host that embeds it, for the trust of a project.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum HostHarness {
+    /// Claude Code: `projects["<dir>"].hasTrustDialogAccepted` in its global config.
+    Claude,
+    /// Codex: `[projects."<dir>"] trust_level = "trusted"` in `$CODEX_HOME/config.toml`.
+    Codex,
+    /// Gemini CLI: its folder trust.
+    Gemini,
+    /// Copilot CLI: its trusted folders.
+    Copilot,
+    /// Hermes: no record of projects (it reads no project file).
+    Hermes,
+    /// DeepSeek Harness through `hookrt/dsh`: no record of projects.
+    Dsh,
+}
+
+impl HostHarness {
+    /// The dialect of the files this host reads itself, when it is a harness with hook files.
+    pub fn dialect(self) -> Option<Dialect> {
+        match self {
+            HostHarness::Claude => Some(Dialect::Claude),
+            HostHarness::Codex => Some(Dialect::Codex),
+            HostHarness::Gemini => Some(Dialect::Gemini),
+            HostHarness::Copilot => Some(Dialect::Copilot),
+            HostHarness::Hermes => Some(Dialect::Hermes),
+            HostHarness::Dsh => None,
+        }
+    }
+
+    /// The host a harness's dialect names, for `hookrt hook <harness>`.
+    pub fn of(d: Dialect) -> Option<Self> {
+        [Self::Claude, Self::Codex, Self::Gemini, Self::Copilot, Self::Hermes]
+            .into_iter()
+            .find(|h| h.dialect() == Some(d))
+    }
+
+    /// The host a command names (`hookrt hook codex`, `createRuntime({harness: "dsh"})`).
+    pub fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "claude" => Self::Claude,
+            "codex" => Self::Codex,
+            "gemini" => Self::Gemini,
+            "copilot" => Self::Copilot,
+            "hermes" => Self::Hermes,
+            "dsh" => Self::Dsh,
+            _ => return None,
+        })
+    }
+
+    /// Its name in commands and history lines.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HostHarness::Claude => "claude",
+            HostHarness::Codex => "codex",
+            HostHarness::Gemini => "gemini",
+            HostHarness::Copilot => "copilot",
+            HostHarness::Hermes => "hermes",
+            HostHarness::Dsh => "dsh",
+        }
+    }
+
+    /// Its name for people (`Claude Code`, `Codex`, ...).
+    pub fn title(self) -> &'static str {
+        match self {
+            HostHarness::Claude => "Claude Code",
+            HostHarness::Codex => "Codex",
+            HostHarness::Gemini => "Gemini CLI",
+            HostHarness::Copilot => "Copilot CLI",
+            HostHarness::Hermes => "Hermes",
+            HostHarness::Dsh => "the dsh plugin",
+        }
+    }
+}
+
+/// The variable holding `hookrt serve`'s HTTP token in a harness's environment: hooks never get it.
+pub(crate) const SERVE_TOKEN_VAR: &str = "HOOKRT_TOKEN";
+
+/// The flags `hookrt install` writes after `hook <harness>` (with a value, or alone).
+const ENTRY_FLAGS: &[(&str, bool)] =
+    &[("--event", true), ("--fail-closed", true), ("--budget", true), ("--include-own", false)];
+
+/// Whether a program word starts hookrt itself: `hookrt`, its native executable, or its
+/// `bin/hookrt.js` (alone or after `node`); returns the words after it.
+fn after_hookrt(words: &[String]) -> Option<&[String]> {
+    let name = |w: &str| w.rsplit('/').next().unwrap_or(w).to_owned();
+    let first = name(words.first()?);
+    match first.as_str() {
+        "hookrt" | "hookrt-native" | "hookrt.js" => Some(&words[1..]),
+        "node" | "nodejs" if words.get(1).is_some_and(|w| name(w) == "hookrt.js") => Some(&words[2..]),
+        _ => None,
+    }
+}
+
+/// The harness a command is `hookrt install`'s entry for: exactly `<hookrt> hook <harness>`
+/// followed only by the flags install writes (`--event <name>`, `--fail-closed <events>`).
+/// Such an entry only means "run hookrt here": hookrt never runs it as a hook, `hookrt trust`
+/// never lists it, and `install`/`uninstall` replace only these.
+pub(crate) fn hookrt_entry(command: &str) -> Option<HostHarness> {
+    let words = shlex::split(command)?;
+    hook_call(after_hookrt(&words)?)
+}
+
+/// The harness of a `hook <harness>` command line (after the program) whose only flags are
+/// those `hookrt install` writes; `None` for any other command line. `hookrt serve` answers only
+/// such calls (anything else would let a caller choose files and paths the server then uses).
+pub(crate) fn hook_call(rest: &[String]) -> Option<HostHarness> {
+    let [hook, harness, flags @ ..] = rest else { return None };
+    let host = HostHarness::parse(harness).filter(|h| hook == "hook" && h.dialect().is_some())?;
+    let plain = |v: &str| !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || "_,:.-".contains(c));
+    let mut i = 0;
+    while i < flags.len() {
+        let (flag, value) = match flags[i].split_once('=') {
+            Some((f, v)) => (f, Some(v)),
+            None => (flags[i].as_str(), None),
+        };
+        let takes = ENTRY_FLAGS.iter().find(|(f, _)| *f == flag)?.1;
+        match (takes, value) {
+            (true, Some(v)) if plain(v) => i += 1,
+            (true, None) if flags.get(i + 1).is_some_and(|v| plain(v)) => i += 2,
+            (false, None) => i += 1,
+            _ => return None,
+        }
+    }
+    Some(host)
+}
+
+/// Whether a URL is `hookrt install claude --http`'s endpoint for a harness.
+pub(crate) fn hookrt_url(url: &str) -> Option<HostHarness> {
+    let rest = url.strip_prefix("http://127.0.0.1:")?;
+    let (port, path) = rest.split_once('/')?;
+    port.parse::<u16>().ok()?;
+    HostHarness::parse(path.strip_prefix("hook/")?).filter(|h| h.dialect().is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_installs_own_entries_are_hookrts() {
+        let own = [
+            "hookrt hook claude --event PreToolUse",
+            "/opt/x/bin/hookrt-native hook codex --event Stop --fail-closed PreToolUse",
+            "'/a b/bin/hookrt' hook gemini --event BeforeTool",
+            "node /w/node_modules/hookrt/bin/hookrt.js hook copilot --event preToolUse",
+            "hookrt hook hermes --event=pre_tool_call",
+        ];
+        for c in own {
+            assert!(hookrt_entry(c).is_some(), "{c}");
+        }
+        let others = [
+            "hookrt-guard hook claude --event PreToolUse",
+            "hookrt hook claude --event PreToolUse; rm -rf ~",
+            "hookrt hook claude --event PreToolUse --config /tmp/x",
+            "hookrt hook dsh --event x",
+            "hookrt hook claude --event $(touch)",
+            "hookrt run PreToolUse",
+            "sh -c 'hookrt hook claude'",
+            "node guard.js hook claude",
+        ];
+        for c in others {
+            assert!(hookrt_entry(c).is_none(), "{c}");
+        }
+        assert_eq!(hookrt_url("http://127.0.0.1:4242/hook/claude"), Some(HostHarness::Claude));
+        assert_eq!(hookrt_url("http://127.0.0.1:4242/hook/claude/x"), None);
+        assert_eq!(hookrt_url("http://example.com:4242/hook/claude"), None);
+    }
+}
