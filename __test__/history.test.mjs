@@ -55,9 +55,10 @@ test('hookrt history: table, filters, --json, --limit, broken lines skipped and 
   let r = hookrt(['history', '--file', file])
   assert.equal(r.code, 0, r.err)
   const rows = r.out.trim().split('\n')
-  assert.match(rows[0], /^time\s+event\s+hook\s+.*decision\s+exit\s+ms\s+file$/)
+  assert.match(rows[0], /^time\s+event\s+hook\s+.*decision\s+exit\s+ms\s+file\s+reason$/)
   assert.equal(rows.length, 1 + 5)
-  assert.match(rows[1], /PreToolUse\s+claude:settings.json:PreToolUse:0:0\s+deny\s+2\s+\d+\s+\S+settings.json$/)
+  // The reason column: the deny's own reason.
+  assert.match(rows[1], /PreToolUse\s+claude:settings.json:PreToolUse:0:0\s+deny\s+2\s+\d+\s+\S+settings.json\s+no shell$/)
   assert.equal(r.out.includes('\x1b['), false, 'no colours when stdout is not a terminal')
 
   r = hookrt(['history', '--file', file, '--json', '--session', 'b'])
@@ -66,6 +67,10 @@ test('hookrt history: table, filters, --json, --limit, broken lines skipped and 
   assert.equal(sel[0].decision, 'allow')
   r = hookrt(['history', '--file', file, '--json', '--decision', 'deny', '--limit', '1'])
   assert.deepEqual(r.out.trim().split('\n').map((l) => JSON.parse(l).session_id), ['b'])
+  // Only the runs that denied: the slow hook of the same dispatch answered none.
+  assert.deepEqual(JSON.parse(r.out).runs.map((x) => [x.id, x.decision]), [['claude:settings.json:PreToolUse:0:0', 'deny']])
+  r = hookrt(['history', '--file', file, '--decision', 'deny'])
+  assert.equal(r.out.trim().split('\n').length, 1 + 2, 'a row per denying run, none for the runs that answered none')
   r = hookrt(['history', '--file', file, '--json', '--hook', 'PreToolUse:0:1', '--event', 'tool:before'])
   const hooks = r.out.trim().split('\n').map((l) => JSON.parse(l).runs.map((x) => x.id))
   assert.deepEqual(hooks, [['claude:settings.json:PreToolUse:0:1'], ['claude:settings.json:PreToolUse:0:1']])

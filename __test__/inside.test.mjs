@@ -38,6 +38,19 @@ const CONTEXT = {
   events: { 'prompt:submit': [{ hooks: [{ type: 'shell', command: `printf '%s' '{"hookSpecificOutput":{"additionalContext":"CONTEXT-FROM-HOOKRT"}}'` }] }] },
 }
 
+/**
+ * Per harness: the record by which it trusts the project, as a user who trusted it has it (a
+ * project's other hook files run inside a harness only when the harness trusts the project);
+ * Hermes keeps none, so its user approves the project's hooks with hookrt.
+ */
+export const TRUST = {
+  claude: (p) => p.write('home/.claude.json', { projects: { [p.path('proj')]: { hasTrustDialogAccepted: true } } }),
+  codex: (p) => p.write('home/.codex/config.toml', `[projects."${p.path('proj')}"]\ntrust_level = "trusted"\n`),
+  gemini: (p) => p.write('home/.gemini/trustedFolders.json', { [p.path('proj')]: 'TRUST_FOLDER' }),
+  copilot: (p) => p.write('home/.copilot/config.json', { trusted_folders: [p.path('proj')] }),
+  hermes: (p) => assert.equal(run(p, ['trust', 'approve', '--all', '--scope', 'project']).code, 0),
+}
+
 // Per harness: where install writes, its pre-existing file, how to find the entry for an event,
 // and the stdin of a shell call to `rm -rf` and of a prompt, as the harness sends them.
 const HARNESSES = {
@@ -99,7 +112,10 @@ for (const [name, h] of Object.entries(HARNESSES)) {
     if (h.existing !== null) p.write(h.file, h.existing)
     p.write('proj/.agents/hooks.json', GUARD)
     p.write('proj/.dsh-hooks.json', CONTEXT)
+    TRUST[name](p)
     const before = existsSync(p.path(h.file)) ? readFileSync(p.path(h.file)) : null
+    const trustFiles = { codex: ['home/.codex/config.toml'], hermes: ['home/.hermes/shell-hooks-allowlist.json'] }[name] ?? []
+    const trustBefore = trustFiles.map((f) => (existsSync(p.path(f)) ? readFileSync(p.path(f)) : null))
 
     const dry = run(p, ['install', name, '--scope', h.scope, '--dry-run'])
     assert.equal(dry.code, 0, dry.err)
@@ -131,9 +147,10 @@ for (const [name, h] of Object.entries(HARNESSES)) {
     assert.equal(r.code, 0, r.err)
     if (before === null) assert.equal(existsSync(p.path(h.file)), false, 'the file install created is gone')
     else assert.deepEqual(readFileSync(p.path(h.file)), before, 'byte-identical after uninstall')
-    for (const f of { codex: ['home/.codex/config.toml'], hermes: ['home/.hermes/shell-hooks-allowlist.json'] }[name] ?? []) {
-      assert.equal(existsSync(p.path(f)), false, `${f}, written only for hookrt's entries, is gone`)
-    }
+    trustFiles.forEach((f, i) => {
+      if (trustBefore[i] === null) assert.equal(existsSync(p.path(f)), false, `${f}, written only for hookrt's entries, is gone`)
+      else assert.deepEqual(readFileSync(p.path(f)), trustBefore[i], `${f} is back byte for byte`)
+    })
     if (name === 'copilot') assert.equal(existsSync(p.path('proj/.github')), false, 'the folders install made are gone')
   })
 }
@@ -160,7 +177,7 @@ test('uninstall keeps what the user added meanwhile; the trust step trusts only 
   installed.hooks.PreToolUse.push({ hooks: [{ type: 'command', command: 'echo mine' }] })
   p.write('proj/.codex/hooks.json', JSON.stringify(installed, null, 2))
   const list = run(p, ['trust', 'list', '--require-hook-approval=harness'])
-  assert.match(list.out, /hook codex --event PreToolUse.*harness: runs/)
+  assert.doesNotMatch(list.out, /hook codex --event/, "hookrt's own entries are not hooks to approve")
   assert.match(list.out, /echo mine.*harness: skips/)
   // Uninstall: hookrt's entries go, the user's stays; config.toml is back byte for byte.
   assert.equal(run(p, ['uninstall', 'codex']).code, 0)
@@ -174,6 +191,7 @@ test('hook: the harness\'s own files are left to it; past the budget the hooks a
   t.after(() => p.cleanup())
   p.write('proj/.claude/settings.json', { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'touch ran-by-hookrt; exit 2' }] }] } })
   p.write('proj/.dsh-hooks.json', { version: 1, events: { 'tool:before': [{ hooks: [{ type: 'shell', command: 'echo $$ > sleeper.pid; exec sleep 30' }] }] } })
+  TRUST.claude(p)
   const call = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } })
   let r = run(p, ['hook', 'claude', '--budget', '0.5'], { input: call })
   assert.equal(r.code, 0)

