@@ -3,6 +3,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { spawnSync } from 'node:child_process'
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 export const bin = join(root, 'bin', 'hookrt.js')
@@ -68,4 +69,20 @@ export async function assertGone(pid, ms = 2000) {
 /** A hook whose grandchild ignores SIGTERM and keeps stdout open; pids go to files. */
 export function stubbornTree(p) {
   return `echo $$ > ${p.path('parent.pid')}; (trap '' TERM; exec sh -c 'echo $$ > ${p.path('grand.pid')}; trap "" TERM; while :; do sleep 1; done') & until [ -s ${p.path('grand.pid')} ]; do sleep 0.01; done; wait`
+}
+
+/**
+ * Per harness: the record by which it trusts `p`'s project, as a user who trusted it has it (a
+ * project's other hook files run inside a harness only when the harness trusts the project).
+ * Hermes keeps none: its user approves the project's hooks with hookrt.
+ */
+export const TRUST = {
+  claude: (p) => p.write('home/.claude.json', { projects: { [p.path('proj')]: { hasTrustDialogAccepted: true } } }),
+  codex: (p) => p.write('home/.codex/config.toml', `[projects."${p.path('proj')}"]\ntrust_level = "trusted"\n`),
+  gemini: (p) => p.write('home/.gemini/trustedFolders.json', { [p.path('proj')]: 'TRUST_FOLDER' }),
+  copilot: (p) => p.write('home/.copilot/config.json', { trusted_folders: [p.path('proj')] }),
+  hermes: (p) => {
+    const r = spawnSync(join(root, 'bin', 'hookrt-native'), ['trust', 'approve', '--all', '--scope', 'project', '--cwd', p.path('proj'), '--home', p.path('home')], { encoding: 'utf8', env: { ...process.env, HOME: p.path('home') } })
+    if (r.status !== 0) throw new Error(`hookrt trust approve: ${r.stderr}`)
+  },
 }

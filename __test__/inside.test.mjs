@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync, existsSync, readdirSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
-import { project, root } from './helpers.mjs'
+import { project, root, TRUST } from './helpers.mjs'
 
 const native = join(root, 'bin', 'hookrt-native')
 
@@ -36,19 +36,6 @@ const GUARD = { PreToolUse: [{ matcher: 'Bash', command: "grep -q 'rm -rf' && { 
 const CONTEXT = {
   version: 1,
   events: { 'prompt:submit': [{ hooks: [{ type: 'shell', command: `printf '%s' '{"hookSpecificOutput":{"additionalContext":"CONTEXT-FROM-HOOKRT"}}'` }] }] },
-}
-
-/**
- * Per harness: the record by which it trusts the project, as a user who trusted it has it (a
- * project's other hook files run inside a harness only when the harness trusts the project);
- * Hermes keeps none, so its user approves the project's hooks with hookrt.
- */
-export const TRUST = {
-  claude: (p) => p.write('home/.claude.json', { projects: { [p.path('proj')]: { hasTrustDialogAccepted: true } } }),
-  codex: (p) => p.write('home/.codex/config.toml', `[projects."${p.path('proj')}"]\ntrust_level = "trusted"\n`),
-  gemini: (p) => p.write('home/.gemini/trustedFolders.json', { [p.path('proj')]: 'TRUST_FOLDER' }),
-  copilot: (p) => p.write('home/.copilot/config.json', { trusted_folders: [p.path('proj')] }),
-  hermes: (p) => assert.equal(run(p, ['trust', 'approve', '--all', '--scope', 'project']).code, 0),
 }
 
 // Per harness: where install writes, its pre-existing file, how to find the entry for an event,

@@ -42,6 +42,9 @@ pub(crate) fn restore(state: &Path, file: &Path, cleaned: String, same: impl Fn(
 /// installing and dropping the records (and the folders install created, when empty) when
 /// uninstalling.
 pub(crate) fn apply(plan: &Plan, state: &Path) -> Result<(), InstallError> {
+    if plan.installing {
+        crate::vocab::files::private_dir(state).map_err(|e| InstallError::Write(state.to_path_buf(), e))?;
+    }
     for c in &plan.changes {
         let rec = load(state, &c.path);
         if plan.installing && rec.is_none() {
