@@ -129,11 +129,14 @@ pub(crate) fn target(shared: &Shared, program: Option<String>) -> Target {
         let exe = exe.map(|p| p.display().to_string()).unwrap_or_else(|| "hookrt".into());
         shlex::try_quote(&exe).map(|q| q.into_owned()).unwrap_or(exe)
     });
-    let extra = if shared.fail_closed.is_empty() {
+    let mut extra = if shared.fail_closed.is_empty() {
         String::new()
     } else {
         format!(" --fail-closed {}", shared.fail_closed.join(","))
     };
+    if let Some(scope) = &shared.require_hook_approval {
+        extra.push_str(&format!(" --require-hook-approval={scope}"));
+    }
     let state = default_history(&home, &env).parent().map(PathBuf::from).unwrap_or_default();
     Target {
         home,

@@ -86,9 +86,25 @@ impl HostHarness {
 /// The variable holding `hookrt serve`'s HTTP token in a harness's environment: hooks never get it.
 pub(crate) const SERVE_TOKEN_VAR: &str = "HOOKRT_TOKEN";
 
-/// The flags `hookrt install` writes after `hook <harness>` (with a value, or alone).
-const ENTRY_FLAGS: &[(&str, bool)] =
-    &[("--event", true), ("--fail-closed", true), ("--budget", true), ("--include-own", false)];
+/// How a flag `hookrt install` writes takes its value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Takes {
+    /// `--event X` or `--event=X`.
+    Value,
+    /// Alone: `--include-own`.
+    Nothing,
+    /// Only as `--flag=X`.
+    Attached,
+}
+
+/// The flags `hookrt install` writes after `hook <harness>`.
+const ENTRY_FLAGS: &[(&str, Takes)] = &[
+    ("--event", Takes::Value),
+    ("--fail-closed", Takes::Value),
+    ("--budget", Takes::Value),
+    ("--include-own", Takes::Nothing),
+    ("--require-hook-approval", Takes::Attached),
+];
 
 /// Whether a program word starts hookrt itself: `hookrt`, its native executable, or its
 /// `bin/hookrt.js` (alone or after `node`); returns the words after it.
@@ -126,9 +142,9 @@ pub(crate) fn hook_call(rest: &[String]) -> Option<HostHarness> {
         };
         let takes = ENTRY_FLAGS.iter().find(|(f, _)| *f == flag)?.1;
         match (takes, value) {
-            (true, Some(v)) if plain(v) => i += 1,
-            (true, None) if flags.get(i + 1).is_some_and(|v| plain(v)) => i += 2,
-            (false, None) => i += 1,
+            (Takes::Value | Takes::Attached, Some(v)) if plain(v) => i += 1,
+            (Takes::Value, None) if flags.get(i + 1).is_some_and(|v| plain(v)) => i += 2,
+            (Takes::Nothing, None) => i += 1,
             _ => return None,
         }
     }
@@ -155,6 +171,7 @@ mod tests {
             "'/a b/bin/hookrt' hook gemini --event BeforeTool",
             "node /w/node_modules/hookrt/bin/hookrt.js hook copilot --event preToolUse",
             "hookrt hook hermes --event=pre_tool_call",
+            "hookrt hook claude --event PreToolUse --require-hook-approval=project",
         ];
         for c in own {
             assert!(hookrt_entry(c).is_some(), "{c}");
@@ -165,6 +182,7 @@ mod tests {
             "hookrt hook claude --event PreToolUse --config /tmp/x",
             "hookrt hook dsh --event x",
             "hookrt hook claude --event $(touch)",
+            "hookrt hook claude --event Stop --require-hook-approval project",
             "hookrt run PreToolUse",
             "sh -c 'hookrt hook claude'",
             "node guard.js hook claude",

@@ -58,6 +58,13 @@ pub(crate) fn epoch_ms_now() -> i64 {
     (time::OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
 }
 
+/// Whether an environment variable name looks like it holds a secret (`stripSecrets`, and what
+/// `hookrt serve` never hands a hook from its own environment).
+pub(crate) fn is_secret_name(name: &str) -> bool {
+    let up = name.to_ascii_uppercase();
+    ["KEY", "PASSWORD", "SECRET", "TOKEN"].iter().any(|w| up.contains(w))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,11 +83,4 @@ mod tests {
         assert_eq!(did_you_mean("on_sesion_end", &known), "; did you mean \"on_session_end\"?");
         assert_eq!(closest("completely_else_entirely", &known), None);
     }
-}
-
-/// Whether an environment variable name looks like it holds a secret (`stripSecrets`, and what
-/// `hookrt serve` never hands a hook from its own environment).
-pub(crate) fn is_secret_name(name: &str) -> bool {
-    let up = name.to_ascii_uppercase();
-    ["KEY", "PASSWORD", "SECRET", "TOKEN"].iter().any(|w| up.contains(w))
 }
