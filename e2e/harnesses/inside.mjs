@@ -8,6 +8,11 @@
 //   - hookrt's history lists the runs, each with the harness's name, none from the harness's own
 //     files (the harness runs those itself: its recorder ran once per call, not twice);
 //   - `hookrt uninstall` leaves the harness's files byte-identical to before the install.
+// The project is trusted the way each harness records it (Claude Code's accepted workspace trust,
+// Codex's trusted project, Gemini's and Copilot's trusted folders; Hermes keeps none, so its user
+// approves the project's hooks with hookrt): a project's other hook files run inside a harness
+// only then. Claude Code and Codex also run once untrusted: the tool runs unguarded, and hookrt
+// tells the user which hooks it skipped and how to approve them.
 import { spawnSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import net from 'node:net'
@@ -42,6 +47,12 @@ export const INSIDE = {
     harness: 'claude', scope: 'project', files: ['proj/.claude/settings.json'],
     env: { MOCK_TOOL_INPUT: JSON.stringify({ command: 'rm -rf ./scratch', description: 'Remove scratch' }) },
     toolEvent: 'PreToolUse',
+    // what Claude Code's trust dialog records once accepted ($CLAUDE_CONFIG_DIR/.claude.json)
+    trust: `printf '{"projects":{"%s":{"hasTrustDialogAccepted":true}}}' "$RUN/proj" > "$RUN/home/.claude/.claude.json"`,
+    untrusted: {},
+    // the server answers http hooks with its own environment: Claude Code's config folder, as the
+    // user's shell has it
+    serveEnv: 'CLAUDE_CONFIG_DIR="$RUN/home/.claude" ',
   },
   codex: {
     harness: 'codex', scope: 'project', files: ['proj/.codex/hooks.json', 'home/.codex/config.toml'],
@@ -49,16 +60,30 @@ export const INSIDE = {
     // entries are trusted by install's own step
     env: { MOCK_SHELL_COMMAND: 'rm -rf ./scratch', TRUST: 'persist' },
     toolEvent: 'PreToolUse',
+    // run.sh writes [projects."<proj>"] trust_level = "trusted" for the project layer
+    trust: 'true',
+    // an untrusted project: the same session without the project's trust, hookrt installed for the
+    // user (Codex reads no .codex/ of an untrusted project), the kit's own hooks in the user layer
+    // (driven through `codex app-server`, whose hook/completed notifications carry what the TUI
+    // shows of each hook: a systemMessage is a warning entry there; `codex exec` prints none)
+    untrusted: { HOOK_LAYER: 'user', PROJECT_TRUST: '0', DRIVER: 'appserver' },
+    untrustedScope: 'user',
+    untrustedFiles: ['home/.codex/hooks.json', 'home/.codex/config.toml'],
   },
   'gemini-cli': {
     harness: 'gemini', scope: 'project', files: ['proj/.gemini/settings.json'],
     env: { MOCK_TOOL_ARGS: JSON.stringify({ command: 'rm -rf ./scratch' }) },
     toolEvent: 'BeforeTool',
+    // the kit runs with GEMINI_CLI_TRUST_WORKSPACE=true, which hookrt hook inherits
+    trust: 'true',
   },
   'copilot-cli': {
     harness: 'copilot', scope: 'project', files: ['proj/.github/hooks/hookrt.json'],
-    env: { MOCK_TOOL_ARGS: JSON.stringify({ command: 'rm -rf ./scratch', description: 'Remove scratch' }) },
+    // TRUST=persist: the project is a trusted folder in $COPILOT_HOME/config.json (a session-only
+    // --trust-folder leaves no record hookrt can read)
+    env: { MOCK_TOOL_ARGS: JSON.stringify({ command: 'rm -rf ./scratch', description: 'Remove scratch' }), TRUST: 'persist' },
     toolEvent: 'preToolUse',
+    trust: 'true',
   },
   hermes: {
     harness: 'hermes', scope: 'user', files: ['home/.hermes/config.yaml', 'home/.hermes/shell-hooks-allowlist.json'],
@@ -66,6 +91,8 @@ export const INSIDE = {
     // skipped, never approved)
     env: { MOCK_TOOL_ARGS: JSON.stringify({ command: 'rm -rf ./scratch' }), ACCEPT: 'none' },
     toolEvent: 'pre_tool_call',
+    // Hermes keeps no record of trusted projects: the user approves the project's hooks
+    trust: 'HOME="$RUN/home" "${HOOKRT}" trust approve --all --scope project --cwd "$RUN/proj" --home "$RUN/home" > /dev/null',
   },
 }
 
@@ -80,9 +107,12 @@ const q = s => `'${String(s).replaceAll("'", "'\\''")}'`
 export const MODES = ['in-process', 'serve', 'serve killed mid-session']
 /** Claude Code also: `install claude --http`, its http hooks answered by `hookrt serve` directly. */
 const HTTP = 'http hooks to serve'
+/** Claude Code and Codex also: the project untrusted, as a freshly cloned repository is. */
+const UNTRUSTED = 'untrusted project'
 
 /** The shell line run.sh runs before the harness starts: the project's files, a snapshot, install. */
 function setupLine(k, tmp, mode) {
+  const scope = mode === UNTRUSTED ? k.untrustedScope ?? k.scope : k.scope
   // hookrt's state (install records, the http endpoint) in the test's own folder for http mode
   const state = mode === HTTP ? `XDG_STATE_HOME=${q(path.join(tmp, 'state'))} ` : ''
   const agents = path.join(tmp, 'agents.json')
@@ -99,16 +129,61 @@ function setupLine(k, tmp, mode) {
   return [
     'set -e', 'mkdir -p "$RUN/proj/scratch" "$RUN/proj/.agents"', `cp ${q(agents)} "$RUN/proj/.agents/hooks.json"`,
     `sed "s|__RUN__|$RUN|g" ${q(nativeFile)} > "$RUN/proj/.dsh-hooks.json"`, snap,
+    ...(mode === UNTRUSTED ? [] : [k.trust.replaceAll('${HOOKRT}', NATIVE)]),
     ...(mode === 'in-process' ? [] : [
       // the socket `hookrt hook` will look for: $HOME/.cache/hookrt/serve.sock with the session's HOME
-      `(HOME="$RUN/home" XDG_RUNTIME_DIR= HOOKRT_SOCKET= ${state}setsid ${q(NATIVE)} serve > "$RUN/serve.log" 2>&1 & echo $! > "$RUN/serve.pid")`,
+      `(HOME="$RUN/home" XDG_RUNTIME_DIR= HOOKRT_SOCKET= ${state}${k.serveEnv ?? ''}setsid ${q(NATIVE)} serve > "$RUN/serve.log" 2>&1 & echo $! > "$RUN/serve.pid")`,
       'for i in $(seq 100); do [ -S "$RUN/home/.cache/hookrt/serve.sock" ] && break; sleep 0.05; done',
     ]),
-    `${state}${q(NATIVE)} install ${k.harness} --scope ${k.scope}${mode === HTTP ? ' --http' : ''} --cwd "$RUN/proj" --home "$RUN/home" > "$RUN/hookrt-install.txt"`,
+    `${state}${q(NATIVE)} install ${k.harness} --scope ${scope}${mode === HTTP ? ' --http' : ''} --cwd "$RUN/proj" --home "$RUN/home" > "$RUN/hookrt-install.txt"`,
   ].join('; ')
 }
 
 const readLines = f => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).flatMap(l => { try { return [JSON.parse(l)] } catch { return [] } }) : [])
+
+/**
+ * The kit's session in a project the harness does not trust, hookrt installed: none of the
+ * project's hook files runs (the session goes on as without hookrt), the history lists them as
+ * skipped, and the user is told — in what the harness shows of the session — which hooks hookrt
+ * skipped and how to approve them.
+ */
+function untrustedCheck(kit) {
+  const k = INSIDE[kit]
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hookrt-inside-${kit}-`))
+  const problems = []
+  try {
+    const env = { ...k.env, ...k.untrusted, HOOKRT_SETUP: setupLine({ ...k, files: k.untrustedFiles ?? k.files }, tmp, UNTRUSTED), XDG_STATE_HOME: '', XDG_RUNTIME_DIR: '', HOOKRT_SOCKET: '' }
+    const { run, printout } = runScenario(kit, 'S1', tmp, env)
+    if (!fs.existsSync(path.join(run, 'hookrt-install.txt'))) return [`hookrt install did not run:\n${printout.slice(-1500)}`]
+    if (fs.existsSync(path.join(run, 'guard-ran-in'))) problems.push('the native guard of an untrusted project ran')
+    const history = readLines(path.join(run, 'home', '.local', 'state', 'hookrt', 'history.jsonl'))
+    const skipped = new Set(history.flatMap(h => (h.skipped ?? []).map(s => path.basename(s.file))))
+    if (!skipped.has('hooks.json') || !skipped.has('.dsh-hooks.json')) problems.push(`the history lists no skipped hooks: ${[...skipped]}`)
+    if (history.some(h => h.runs.length)) problems.push(`hookrt ran hooks: ${JSON.stringify(history.flatMap(h => h.runs.map(r => r.file)))}`)
+    // What the user saw: the harness's printout and output streams of the session.
+    const sources = [['the printout', printout], ...walk(run).filter(f => /\.(jsonl|json|txt|log)$/.test(f) && !/history\.jsonl$|\.before-hookrt$/.test(f)).map(f => [path.relative(run, f), fs.readFileSync(f, 'utf8')])]
+    const where = sources.filter(([, text]) => /hookrt skipped \d+ hook\(s\) of this project/.test(text)).map(([name]) => name)
+    const told = sources.map(([, text]) => text.match(/hookrt skipped \d+ hook\(s\) of this project(?:[^"\n\\]|\\.)*/)).find(Boolean)
+    if (!told) problems.push('the user was not told which hooks hookrt skipped')
+    else if (!/hookrt trust approve --all --scope project --cwd /.test(told[0])) problems.push(`the message does not say how to approve: ${told[0]}`)
+    console.log(`${kit.padEnd(12)} inside (${UNTRUSTED}): no project hook ran, ${[...skipped].length} skipped file(s) in the history; the user was told in ${where.join(', ') || 'nothing'}: ${told ? JSON.stringify(told[0].slice(0, 120)) : 'no'}${problems.length ? '  <-- ' + problems.length + ' problem(s)' : ''}`)
+  } catch (e) {
+    problems.push(String(e.message ?? e).slice(0, 2000))
+  } finally {
+    if (process.env.HOOKRT_E2E_KEEP) console.log(`kept ${tmp}`)
+    else fs.rmSync(tmp, { recursive: true, force: true })
+  }
+  return problems.map(p => `${kit} (${UNTRUSTED}): ${p}`)
+}
+
+/** Every file below a folder. */
+function walk(dir) {
+  if (!fs.existsSync(dir)) return []
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {
+    const p = path.join(dir, e.name)
+    return e.isDirectory() ? walk(p) : e.isFile() && fs.statSync(p).size < 20 << 20 ? [p] : []
+  })
+}
 
 /** Runs the kit's session with hookrt installed; returns the problems found (empty: all held). */
 async function insideCheck(kit, mode) {
@@ -170,7 +245,7 @@ async function insideCheck(kit, mode) {
 }
 
 /** The modes each kit is run in: every mode (Claude Code also with http hooks). */
-const modesOf = kit => [...MODES, ...(kit === 'claude-code' ? [HTTP] : [])]
+const modesOf = kit => (process.env.HOOKRT_E2E_MODES?.split(',') ?? [...MODES, ...(kit === 'claude-code' ? [HTTP] : [])])
 
 /** A free loopback port. */
 function freePort() {
@@ -188,7 +263,10 @@ function freePort() {
 export async function insideChecks(kits) {
   if (!NATIVE) return ['bin/hookrt-native is missing: build it first (npm run build:ci)']
   const out = []
-  for (const kit of kits.filter(k => INSIDE[k])) for (const mode of modesOf(kit)) out.push(...(await insideCheck(kit, mode)))
+  for (const kit of kits.filter(k => INSIDE[k])) {
+    for (const mode of modesOf(kit)) out.push(...(await insideCheck(kit, mode)))
+    if (INSIDE[kit].untrusted) out.push(...untrustedCheck(kit))
+  }
   return out
 }
 

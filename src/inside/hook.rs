@@ -96,16 +96,21 @@ fn skipped_message(rt: &Runtime, event: CanonicalEvent) -> Option<String> {
     if event != CanonicalEvent::SessionStart || skipped.is_empty() {
         return None;
     }
-    let mut commands: Vec<&str> = skipped.iter().map(|s| s.command.as_str()).collect();
-    commands.dedup();
-    let shown: Vec<String> = commands.iter().take(5).map(|c| format!("{c:?}")).collect();
-    let more = if commands.len() > 5 { format!(" and {} more", commands.len() - 5) } else { String::new() };
-    let dir = rt.options().load.cwd.display().to_string();
+    let project = &rt.options().load.cwd;
+    let mut files: Vec<String> = Vec::new();
+    for s in skipped {
+        let f = std::path::Path::new(&s.file);
+        let shown = f.strip_prefix(project).unwrap_or(f).display().to_string();
+        if !files.contains(&shown) {
+            files.push(shown);
+        }
+    }
+    let dir = project.display().to_string();
     let q = shlex::try_quote(&dir).map(|q| q.into_owned()).unwrap_or(dir);
     Some(format!(
-        "hookrt skipped {} hook(s) of this project that nothing trusts yet: {}{more} ({}). Review them with `hookrt trust list --cwd {q}`; run them with `hookrt trust approve --all --scope project --cwd {q}`.",
+        "hookrt skipped {} hook(s) of this project that nothing trusts yet, in {} ({}). Review them with `hookrt trust list --cwd {q}`; run them with `hookrt trust approve --all --scope project --cwd {q}`.",
         skipped.len(),
-        shown.join(", "),
+        files.join(", "),
         skipped[0].why
     ))
 }
