@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process'
 import { copyFileSync, chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
+import { buildEnv } from './cargo-env.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -35,9 +36,13 @@ const artifacts = join(root, 'target', 'package-artifacts')
 const dist = join(root, 'dist')
 const npmDir = join(root, 'npm', platform)
 
+// In CI the builds share the tests' configuration (scripts/cargo-env.mjs: the same toolchain
+// variables `--use-napi-cross` sets), so with `--profile ci` nothing already built is rebuilt.
+const { env } = buildEnv()
+
 function run(cmd, argv, opts = {}) {
   console.log(`\n$ ${cmd} ${argv.join(' ')}`)
-  const r = spawnSync(cmd, argv, { cwd: root, stdio: 'inherit', ...opts })
+  const r = spawnSync(cmd, argv, { cwd: root, stdio: 'inherit', env, ...opts })
   if (r.status !== 0) {
     console.error(`\nhookrt package: ${cmd} failed (exit ${r.status ?? r.signal})`)
     process.exit(r.status || 1)

@@ -4,19 +4,28 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
+import { buildEnv } from './cargo-env.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const times = []
+const table = () => {
+  if (times.length) console.log(`\nnpm test steps:\n${times.map(([n, s]) => `  ${n.padEnd(64)} ${String(s).padStart(5)}s`).join('\n')}`)
+}
 const step = (name, cmd, args, opts = {}) => {
   console.log(`\n== ${name}: ${cmd} ${args.join(' ')}`)
+  const start = Date.now()
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts })
+  times.push([name, Math.round((Date.now() - start) / 1000)])
   if (r.status !== 0) {
     console.error(`\n${name} failed (exit ${r.status ?? r.signal})`)
+    table()
     process.exit(r.status || 1)
   }
 }
 const only = process.argv[2]
 if (!only || only === 'rust') {
-  step('cargo test', 'cargo', ['test', '--profile', 'ci', '--no-default-features', '--features', 'fuzzing'])
+  const { env, target } = buildEnv()
+  step('cargo test', 'cargo', ['test', '--profile', 'ci', ...target, '--no-default-features', '--features', 'fuzzing'], { env })
 }
 if (!only || only === 'node') {
   step('build addon and executable', process.execPath, [join(root, 'scripts', 'build.mjs')])
@@ -31,3 +40,4 @@ if (!only || only === 'node') {
     console.log('\n(conformance suite not found beside the project; skipped)')
   }
 }
+table()

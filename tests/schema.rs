@@ -9,6 +9,16 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::path::Path;
 
+/// A property test's case count: `full` with `HOOKRT_FULL_TESTS=1` (what a change to a loader or
+/// a schema should run), an eighth of it (at least 64) in everyday runs and CI.
+fn cases(full: u32) -> u32 {
+    if std::env::var("HOOKRT_FULL_TESTS").as_deref() == Ok("1") {
+        full
+    } else {
+        (full / 8).max(64)
+    }
+}
+
 /// The Claude-family dialects with a schema, each with a file path of theirs and whether its
 /// events sit at the root (Droid's `hooks.json`) instead of under `hooks`.
 const DIALECTS: &[(Dialect, &str, bool)] = &[
@@ -163,7 +173,7 @@ fn validator(d: Dialect) -> jsonschema::Validator {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(512), failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn the_schema_and_the_loader_agree_on_generated_files(
@@ -344,7 +354,7 @@ fn auggie_file() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(512), failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn auggie_schema_and_loader_agree(v in auggie_file()) {
@@ -425,7 +435,7 @@ fn kiro_entry() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(512), failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn kiro_schema_and_loader_agree(
@@ -495,7 +505,7 @@ fn antigravity_file() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(512), failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn antigravity_schema_and_loader_agree(v in antigravity_file()) {
@@ -531,7 +541,7 @@ fn kimi_table() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(512), failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn kimi_schema_and_loader_agree(tables in prop::collection::vec(kimi_table(), 0..3)) {
@@ -557,7 +567,7 @@ const NATIVE_TYPES: &[&str] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(512), failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn native_schema_and_loader_agree(
@@ -634,7 +644,7 @@ fn flat_file(events: &[&'static str], entry: impl Strategy<Value = Value>) -> im
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(512), failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn cursor_schema_and_loader_agree(v in flat_file(
@@ -729,7 +739,7 @@ fn gemini_file() -> impl Strategy<Value = Value> {
 
 proptest! {
     // Mistakes sit two levels deep here: more cases to reach each.
-    #![proptest_config(ProptestConfig { cases: 2048, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(2048), failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn gemini_schema_and_loader_agree(v in gemini_file()) {
@@ -738,7 +748,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(512), failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn agents_schema_and_loader_agree(
@@ -789,7 +799,7 @@ fn hermes_config() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1024, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(1024), failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn hermes_schema_and_loader_agree(v in hermes_config()) {

@@ -1,4 +1,5 @@
-// What the recording scripts need to know about each kit: the pinned harness, its scenarios, how
+// What the recording scripts need to know about each kit: the pinned harness, its scenarios (and
+// the smoke set CI runs live; `--all` runs every one), how
 // run-all.sh starts one (extra environment), where a session keeps its files, which of them are the
 // hook configuration a replay must lay out again, and the names its events have for the facts a
 // recording derives (did the tool run, how often did the turn try to stop).
@@ -18,6 +19,8 @@ export const KITS = {
     runsVar: 'RUNS',
     netns: { NETNS: '1' },
     scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11', 'S11d', 'S12', 'S13'],
+    // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
+    smoke: ['S1', 'S3'],
     variant: sc => (sc === 'S13'
       ? { env: { CAPTURE: 'S13', PERM_ARGS: '', MOCK_TOOL_INPUT: '{"command":"touch made-by-tool.txt","description":"Create a file"}' } }
       : {}),
@@ -47,6 +50,8 @@ export const KITS = {
     runsVar: 'KIT_WORK',
     netns: { NETNS: '1' },
     scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'X1', 'X2', 'X3', 'X4', 'X5', 'X6', 'X7', 'X8', 'X9', 'X10'],
+    // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
+    smoke: ['S1', 'S3'],
     variant: sc => (sc === 'X10' ? { env: { DRIVER: 'appserver' } } : {}),
     log: 'recorder.jsonl',
     mock: 'mock.jsonl',
@@ -64,6 +69,8 @@ export const KITS = {
     runsVar: 'RUNS',
     netns: { UNSHARE: '1' },
     scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11', 'S12', 'S13', 'S14'],
+    // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
+    smoke: ['S1', 'S3'],
     variant: () => ({}),
     log: 'recorder.jsonl',
     mock: 'mock.jsonl',
@@ -84,6 +91,8 @@ export const KITS = {
     netns: { UNSHARE: '1' },
     scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S5b', 'S6', 'S7', 'S8', 'S9', 'S10',
       'S1-pascal', 'S2-pascal', 'S3-pascal', 'S6-pascal', 'S7-pascal', 'S10-pascal'],
+    // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
+    smoke: ['S1', 'S3'],
     // "S2-pascal" is scenario S2 with the PascalCase event names
     variant: sc => (sc.endsWith('-pascal') ? { scenario: sc.replace(/-pascal$/, ''), env: { HOOK_FORMAT: 'pascal' } } : {}),
     log: 'recorder.jsonl',
@@ -108,6 +117,8 @@ export const KITS = {
     netns: { KIT_NETNS: '1' },
     // S11 (consent over several sessions) belongs to the trust records, not to one session's hooks
     scenarios: ['S1', 'S2', 'S3', 'S3b', 'S4', 'S4b', 'S5', 'S6', 'S7', 'S7b', 'S8', 'S9', 'S10'],
+    // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
+    smoke: ['S1', 'S3'],
     variant: () => ({}),
     log: 'hooks.jsonl',
     mock: 'mock.jsonl',
@@ -127,6 +138,8 @@ export const KITS = {
     runsVar: 'RUNS',
     netns: { UNSHARE: '1' },
     scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11'],
+    // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
+    smoke: ['S1', 'S3'],
     variant: () => ({}),
     log: 'recorder.jsonl',
     mock: 'mock.jsonl',
@@ -148,6 +161,8 @@ export const KITS = {
     runsVar: 'RUNS',
     netns: { UNSHARE: '1' },
     scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11', 'S12'],
+    // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
+    smoke: ['S1', 'S3'],
     variant: () => ({}),
     log: 'recorder.jsonl',
     mock: 'mock.jsonl',
@@ -166,6 +181,8 @@ export const KITS = {
     runsVar: 'RUNS',
     netns: { UNSHARE: '1' },
     scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S9', 'S10', 'S11'],
+    // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
+    smoke: ['S1', 'S3'],
     variant: () => ({}),
     log: 'recorder.jsonl',
     mock: 'mock.jsonl',

@@ -14,7 +14,11 @@
 // harness with hookrt installed into it (inside.mjs): hookrt's guards block the tool there, its
 // context reaches the model, and `hookrt uninstall` leaves the harness's files as they were.
 //
-// Usage: node e2e/harnesses/live.mjs [--kits a,b] [--scenarios S1,S2] [--keep DIR]
+// By default each kit runs its smoke set (kits.mjs `smoke`: a whole session and the common guard
+// answer), as CI does; every recording is replayed in `npm test` anyway. `--all` runs every
+// scenario: what a change to a kit, a pinned version or a recording must run.
+//
+// Usage: node e2e/harnesses/live.mjs [--all] [--kits a,b] [--scenarios S1,S2] [--keep DIR]
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -28,6 +32,7 @@ const args = process.argv.slice(2)
 const opt = k => { const i = args.indexOf(k); return i >= 0 ? args[i + 1] : undefined }
 const kits = opt('--kits')?.split(',') ?? KIT_NAMES
 const only = opt('--scenarios')?.split(',')
+const all = args.includes('--all')
 const keep = opt('--keep')
 
 const PATHS = /\{(kit|project|run|home|install|tmp|node)\}/
@@ -91,7 +96,8 @@ async function main() {
     if (!KITS[kit]) throw new Error(`unknown kit ${kit} (known: ${KIT_NAMES.join(' ')})`)
     console.log(`== ${kit} ${KITS[kit].version} (install: ${installDir(kit)})`)
     setup(kit)
-    for (const sc of KITS[kit].scenarios.filter(s => !only || only.includes(s))) {
+    const chosen = only ?? (all ? KITS[kit].scenarios : KITS[kit].smoke)
+    for (const sc of KITS[kit].scenarios.filter(s => chosen.includes(s))) {
       const committed = path.join(RECORDINGS, kit, sc)
       if (!fs.existsSync(path.join(committed, 'scenario.json'))) {
         console.log(`${kit} ${sc}: no committed recording (npm run record:harnesses)`)
@@ -112,7 +118,7 @@ async function main() {
       }
     }
   }
-  console.log(`\n${compared} scenarios run, ${failed} drifted from e2e/recordings${keep ? `; fresh recordings in ${fresh}` : ''}`)
+  console.log(`\n${compared} scenarios run (${only ? 'as named' : all ? 'every scenario' : 'the smoke set; --all runs every one'}), ${failed} drifted from e2e/recordings${keep ? `; fresh recordings in ${fresh}` : ''}`)
   if (!keep) fs.rmSync(fresh, { recursive: true, force: true })
   // Trust: an untrusted and a trusted setup per gating harness; hookrt's verdict must be theirs.
   const distrust = only ? [] : trustChecks(kits)
