@@ -1,5 +1,5 @@
 // Gemini CLI, Cursor, Copilot and Windsurf files through the JS API, `hookrt listen` and
-// `hookrt convert` (the Rust tests in tests/harnesses.rs cover each dialect in depth).
+// `hookrt convert` (the Rust tests in tests/it/harnesses.rs cover each dialect in depth).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'

@@ -17,7 +17,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const require = createRequire(import.meta.url)
+// The toolchain package napi's CLI itself loads (a dependency of @napi-rs/cli, nested under it).
+const require = createRequire(join(root, 'node_modules', '@napi-rs', 'cli', 'package.json'))
 
 /** Whether builds share the one configuration. */
 export const shared = Boolean(process.env.CI) || process.env.HOOKRT_SHARED_BUILD === '1'

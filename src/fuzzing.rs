@@ -1,5 +1,5 @@
 //! Entry points of the coverage-guided fuzz targets (`fuzz/`), shared with the test that replays
-//! their committed corpora on stable Rust (`tests/corpus.rs`). Each takes arbitrary bytes and
+//! their committed corpora on stable Rust (`tests/it/corpus.rs`). Each takes arbitrary bytes and
 //! checks the property of its parser: no panic, a defined result, and where two paths decode the
 //! same input (the `listen` fast path and the full decoder), that they agree.
 

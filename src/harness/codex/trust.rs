@@ -9,7 +9,7 @@
 //! normalised identity — `event_name`, the group's `matcher` (none on UserPromptSubmit, Stop,
 //! Interrupt and PreModelRequest) and the one handler with `timeout` filled in (600 s;
 //! SessionEnd and Interrupt 1–3 s) and `async` —
-//! checked against hashes the real binary reported (`tests/trust.rs`).
+//! checked against hashes the real binary reported (`tests/it/trust.rs`).
 
 use crate::config::Hook;
 use crate::harness::trust::{read_json, ProjectCtx, TrustCtx, Verdict};

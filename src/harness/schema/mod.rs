@@ -2,7 +2,7 @@
 //! come from one Rust type per file shape (in each harness folder): `schemars` writes the
 //! schema (draft 2020-12) and `serde` reads a file with the same type, so an editor validating
 //! with the schema and hookrt validating with the type say the same thing; a property test
-//! (tests/schema.rs) holds both against the loader.
+//! (tests/it/schema.rs) holds both against the loader.
 
 mod blocks;
 mod event_map;

@@ -1,7 +1,6 @@
 //! Hostile hooks and broken files: each has a defined outcome and leaves no process behind.
 
-mod common;
-use common::*;
+use crate::common::*;
 use hookrt::Runtime;
 use hookrt::RuntimeOptions;
 use serde_json::{json, Value};

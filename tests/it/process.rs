@@ -1,8 +1,7 @@
 //! Process handling with real processes: timeouts and aborts kill whole trees (grandchildren
 //! that ignore SIGTERM and hold the pipes included), output caps, hooks that ignore stdin.
 
-mod common;
-use common::*;
+use crate::common::*;
 use hookrt::DispatchError;
 use serde_json::json;
 use std::time::{Duration, Instant};

@@ -1,8 +1,7 @@
 //! Gemini CLI, Cursor, GitHub Copilot and Windsurf hook files with real hook processes:
 //! discovery, their stdin, decisions, context, updated input, timeout units and exit-code rules.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 fn runs(r: &Value) -> &Vec<Value> {

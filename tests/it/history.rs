@@ -1,8 +1,7 @@
 //! Execution history: the line a dispatch writes, rotation, a queue that fills up without
 //! delaying dispatch, and a history file that cannot be opened.
 
-mod common;
-use common::*;
+use crate::common::*;
 use hookrt::HistoryOptions;
 use hookrt::Runtime;
 use hookrt::RuntimeOptions;

@@ -3,8 +3,7 @@
 //! 1.0.102, Gemini CLI 0.61.0 and Hermes 0.19.0 write them), and editing a hook flips it back
 //! where the harness keys its trust on the hook.
 
-mod common;
-use common::*;
+use crate::common::*;
 use hookrt::{ApprovalScope, Runtime, RuntimeOptions};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};

@@ -1,8 +1,7 @@
 //! The answer contract with real hook processes: exit codes, JSON fields, folding order,
 //! downgrades (SPEC §8, §9).
 
-mod common;
-use common::*;
+use crate::common::*;
 use hookrt::DispatchError;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;

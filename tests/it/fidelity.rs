@@ -3,8 +3,7 @@
 //! recorded ones, command-string substitution with awkward paths, the harness folders named by
 //! environment variables, and the hook's own `env` over the harness's.
 
-mod common;
-use common::*;
+use crate::common::*;
 use hookrt::{Runtime, RuntimeOptions};
 use serde_json::{json, Value};
 

@@ -2,7 +2,7 @@
 //! dialect (as arbitrary JSON trees and as arbitrary text), hook stdout decoding, oracle answers
 //! and protocol lines. The property is always "no panic, and a defined result".
 //! A short run is part of `cargo test`; a long one: `PROPTEST_CASES=200000 cargo test --profile ci
-//! --no-default-features --test fuzz`.
+//! --no-default-features --features fuzzing --test it fuzz::`.
 
 use hookrt::parse_oracle_answer as parse_answer;
 use hookrt::CanonicalEvent;

@@ -2,8 +2,7 @@
 //! `requireHookApproval: "project"`, run once approved, skipped again when the script changes;
 //! global hooks unaffected; one notice per unapproved project file when approval is off.
 
-mod common;
-use common::*;
+use crate::common::*;
 use hookrt::ApprovalScope;
 use hookrt::Runtime;
 use hookrt::RuntimeOptions;

@@ -1,8 +1,7 @@
 //! The hook files users already have: Codex config.toml, Hermes config.yaml (with consent),
 //! .agents/hooks.json; the stdin each hook sees; de-duplication; the Stop loop guard.
 
-mod common;
-use common::*;
+use crate::common::*;
 use hookrt::Runtime;
 use hookrt::RuntimeOptions;
 use hookrt::Severity;

@@ -1,8 +1,7 @@
 //! A fail-closed policy for guards, and the hook's working directory falling back to
 //! `projectDir` (SPEC §6).
 
-mod common;
-use common::*;
+use crate::common::*;
 use hookrt::Runtime;
 use hookrt::RuntimeOptions;
 use serde_json::json;

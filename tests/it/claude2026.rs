@@ -2,8 +2,7 @@
 //! `defer`, the context cap, `stop_hook_active`, `CLAUDE_ENV_FILE`, plugins, managed
 //! settings and `enabled: false`.
 
-mod common;
-use common::*;
+use crate::common::*;
 use hookrt::all_dispatch_names;
 use hookrt::Runtime;
 use hookrt::RuntimeOptions;

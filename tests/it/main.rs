@@ -1,0 +1,23 @@
+//! Every integration test that links hookrt, as one test binary: one link of the crate instead
+//! of one per file (most of what `cargo test` spends after compiling hookrt). Each module is what
+//! used to be its own `tests/<name>.rs`; `tests/architecture.rs` reads only the source and stays
+//! apart.
+
+mod common;
+
+mod claude2026;
+mod contract;
+mod convert;
+mod corpus;
+mod dialects;
+mod fail_closed;
+mod faults;
+mod fidelity;
+mod fuzz;
+mod harness_trust;
+mod harnesses;
+mod history;
+mod process;
+mod schema;
+mod trust;
+mod typescript_types;
