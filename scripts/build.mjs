@@ -26,6 +26,8 @@ if (!existsSync(napi)) {
   process.exit(1)
 }
 run(napi, ['build', '--platform', '--profile', profile, ...target])
-run('cargo', ['build', '--profile', profile, ...target, '--no-default-features', '--features', 'cli', '--bin', 'hookrt'])
+// `cli,fuzzing` as `npm test` compiles it, so the executable the tests built is this one (the
+// fuzz entry points are a module the executable never calls; a release package builds `cli`).
+run('cargo', ['build', '--profile', profile, ...target, '--no-default-features', '--features', 'cli,fuzzing', '--bin', 'hookrt'])
 copyFileSync(join(outDir(profile, triple), 'hookrt'), exe)
 chmodSync(exe, 0o755)

@@ -57,8 +57,11 @@ if (process.platform === 'linux') common.push('--use-napi-cross')
 // The addon. `--no-js`: the committed loader (index.js) already knows every platform package;
 // the .d.ts goes to the artifacts folder so the committed one is left alone.
 run(napi, ['build', '--platform', '--no-js', '--dts', 'index.d.ts', ...common])
-// The standalone executable, same toolchain.
-run(napi, ['build', '--bin', 'hookrt', '--no-default-features', '--features', 'cli', ...common])
+// The standalone executable, same toolchain. A release builds the `cli` feature alone; another
+// profile (CI's) builds it with the tests' features, so the executable `npm test` compiled is
+// reused (the fuzz entry points are a module the executable never calls).
+const binFeatures = profile === 'release' ? 'cli' : 'cli,fuzzing'
+run(napi, ['build', '--bin', 'hookrt', '--no-default-features', '--features', binFeatures, ...common])
 
 // napi's commands check every configured target; here only this machine's is built (the
 // others are built on their own runners by .github/workflows/release.yml).

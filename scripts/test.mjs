@@ -25,7 +25,9 @@ const step = (name, cmd, args, opts = {}) => {
 const only = process.argv[2]
 if (!only || only === 'rust') {
   const { env, target } = buildEnv()
-  step('cargo test', 'cargo', ['test', '--profile', 'ci', ...target, '--no-default-features', '--features', 'fuzzing'], { env })
+  // `cli,fuzzing`: the executable's features plus the fuzz entry points, so the library and the
+  // `hookrt` executable built here are the ones scripts/build.mjs and the CI package reuse.
+  step('cargo test', 'cargo', ['test', '--profile', 'ci', ...target, '--no-default-features', '--features', 'cli,fuzzing'], { env })
 }
 if (!only || only === 'node') {
   step('build addon and executable', process.execPath, [join(root, 'scripts', 'build.mjs')])
