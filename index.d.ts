@@ -63,9 +63,10 @@ export declare function killWorkers(): void
 
 /**
  * Runs the `hookrt` command line (arguments without the program name); resolves to the
- * exit code.
+ * exit code. `launcher`: the words that start this same command again (`[node, bin/hookrt.js]`),
+ * which `hookrt install` writes into the harnesses' entries.
  */
-export declare function runCli(argv: Array<string>): Promise<number>
+export declare function runCli(argv: Array<string>, launcher?: Array<string> | undefined | null): Promise<number>
 
 /** Stops a running `run_cli` (SIGTERM/SIGINT): hooks are killed and it resolves promptly. */
 export declare function stopCli(): void

@@ -5,7 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { readFileSync, existsSync, readdirSync } from 'node:fs'
+import { readFileSync, existsSync, readdirSync, chmodSync, rmSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { project, root, TRUST } from './helpers.mjs'
@@ -203,7 +203,10 @@ test('hook: the harness\'s own files are left to it; past the budget the hooks a
   assert.deepEqual(JSON.parse(readFileSync(p.path('proj/.claude/settings.json'), 'utf8')), { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'touch ran-by-hookrt; exit 2' }] }] } })
 
   // doctor: the installed entries, and a program that is gone.
+  p.write('gone/hookrt', '#!/bin/sh\nexit 0\n')
+  chmodSync(p.path('gone/hookrt'), 0o755)
   assert.equal(run(p, ['install', 'claude', '--program', p.path('gone/hookrt')]).code, 0)
+  rmSync(p.path('gone'), { recursive: true })
   r = run(p, ['doctor', '--require-hook-approval=off'])
   assert.equal(r.code, 1)
   assert.match(r.out, /^PROBLEM\tinside claude \(Project\): \d+ hookrt entries in .*settings\.json$/m)

@@ -279,3 +279,31 @@ test('convert --to native: a Claude hook receives what it received before', (t) 
   assert.equal(existsSync(p.path('native-fail.in')), false, 'PostToolUseFailure stays failure-only')
   assert.equal(existsSync(p.path('claude-fail.in')), false)
 })
+
+test('install writes entries that start a program that exists: through the addon `node bin/hookrt.js`, never a bare hookrt missing from PATH', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  // A user guard in the user's Claude settings, reached through the installed entry.
+  p.write('home/.claude/settings.json', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "no shell here" >&2; exit 2' }] }] } })
+  // The addon path, as a host without the executable runs it, with no hookrt on PATH.
+  const env = baseEnv(p, { PATH: '/usr/bin:/bin' })
+  const viaAddon = spawnSync(process.execPath, [join(root, 'bin', 'hookrt.js'), 'install', 'codex', '--scope', 'user'], { cwd: p.path('proj'), encoding: 'utf8', env })
+  assert.equal(viaAddon.status, 0, viaAddon.stderr)
+  const hooks = JSON.parse(readFileSync(p.path('home/.codex/hooks.json'), 'utf8')).hooks
+  const entry = hooks.PreToolUse.at(-1).hooks[0].command
+  assert.ok(entry.startsWith(`${process.execPath} ${join(root, 'bin', 'hookrt.js')} hook codex --event PreToolUse`), entry)
+  // The harness runs it with sh -c and the same PATH: the user's guard is reached and blocks.
+  const call = JSON.stringify({ ...TOOL_CALL.codex, cwd: p.path('proj'), transcript_path: null, model: 'm', permission_mode: 'default', turn_id: 't', tool_use_id: 'u' })
+  const r = spawnSync('sh', ['-c', entry], { cwd: p.path('proj'), input: call, encoding: 'utf8', env })
+  assert.equal(r.status, 0, r.stderr)
+  assert.equal(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision, 'deny', r.stdout)
+  assert.match(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason, /no shell here/)
+
+  // A program that cannot start is refused, and nothing is written: exit 127 fails open.
+  for (const program of ['hookrt-not-installed', p.path('gone/hookrt')]) {
+    const refused = run(p, ['install', 'claude', '--program', program])
+    assert.equal(refused.code, 1)
+    assert.match(refused.err, /the entries would start `.*`, but .*(is not on PATH|does not exist): every event would fail with exit 127/)
+    assert.equal(existsSync(p.path('proj/.claude/settings.json')), false)
+  }
+})

@@ -15,7 +15,8 @@ const native = require('../index.js')
 
 for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => native.stopCli())
 
-native.runCli(process.argv.slice(2)).then(
+// The launcher: how `hookrt install` entries start this command again when no executable exists.
+native.runCli(process.argv.slice(2), [process.execPath, __filename]).then(
   (code) => process.exit(code),
   (err) => {
     process.stderr.write(`hookrt: ${err?.message ?? err}\n`)

@@ -41,15 +41,29 @@ function crossEnv(triple) {
     mkdirSync(dir, { recursive: true })
     download(process.arch, triple).unpack(dir)
   }
-  const gcc = join(dir, 'bin', `${triple}-gcc`)
+  const tool = (name) => join(dir, 'bin', `${triple}-${name}`)
   const upper = triple.toUpperCase().replaceAll('-', '_')
-  return {
-    [`CARGO_TARGET_${upper}_LINKER`]: gcc,
-    TARGET_C_INCLUDE_PATH: join(dir, triple, 'sysroot', 'usr', 'include/'),
-    TARGET_CC: gcc,
-    [`CC_${triple.replaceAll('-', '_')}`]: gcc,
-    PATH: `${join(dir, 'bin')}:${process.env.PATH}`,
+  const under = triple.replaceAll('-', '_')
+  const sysroot = join(dir, triple, 'sysroot')
+  // Every variable napi sets for a host build, as it sets them (only where not set already): a
+  // build script that reads one (cc-rs reads CC/AR/RANLIB_<triple>) reruns when it changes.
+  const envs = {
+    [`CARGO_TARGET_${upper}_LINKER`]: tool('gcc'),
+    TARGET_SYSROOT: sysroot,
+    TARGET_AR: tool('ar'),
+    TARGET_RANLIB: tool('ranlib'),
+    TARGET_READELF: tool('readelf'),
+    TARGET_C_INCLUDE_PATH: join(sysroot, 'usr', 'include/'),
+    TARGET_CC: tool('gcc'),
+    TARGET_CXX: tool('g++'),
+    BINDGEN_EXTRA_CLANG_ARGS: `--sysroot=${sysroot}`,
+    [`CC_${under}`]: tool('gcc'),
+    [`CXX_${under}`]: tool('g++'),
+    [`AR_${under}`]: tool('ar'),
+    [`RANLIB_${under}`]: tool('ranlib'),
   }
+  for (const k of Object.keys(envs)) if (process.env[k]) delete envs[k]
+  return { ...envs, PATH: `${join(dir, 'bin')}:${process.env.PATH}` }
 }
 
 /** The environment and the `--target` arguments of every Cargo (and napi) build. */

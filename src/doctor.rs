@@ -116,7 +116,7 @@ fn path_of(word: &str, (cwd, home): (&Path, &Path)) -> PathBuf {
 }
 
 /// Checks the program (and a script argument) a command runs.
-fn check_program(words: &[String], dirs: (&Path, &Path), problems: &mut Vec<String>) -> Option<String> {
+pub(crate) fn check_program(words: &[String], dirs: (&Path, &Path), problems: &mut Vec<String>) -> Option<String> {
     let program = words.first()?.clone();
     if program.contains('/') {
         let p = path_of(&program, dirs);

@@ -317,9 +317,13 @@ fn cli_token() -> &'static Mutex<Option<CancellationToken>> {
 }
 
 /// Runs the `hookrt` command line (arguments without the program name); resolves to the
-/// exit code.
+/// exit code. `launcher`: the words that start this same command again (`[node, bin/hookrt.js]`),
+/// which `hookrt install` writes into the harnesses' entries.
 #[napi]
-pub(crate) async fn run_cli(argv: Vec<String>) -> i32 {
+pub(crate) async fn run_cli(argv: Vec<String>, launcher: Option<Vec<String>>) -> i32 {
+    if let Some(words) = launcher {
+        crate::cli::inside::set_launcher(words);
+    }
     let token = CancellationToken::new();
     if let Ok(mut g) = cli_token().lock() {
         *g = Some(token.clone());

@@ -117,18 +117,51 @@ pub(crate) async fn hook(
     reply.code
 }
 
+/// How this process was started when it is not the `hookrt` executable: `bin/hookrt.js` run by
+/// Node through the addon (a host without the executable) tells it here, so the entries
+/// `hookrt install` writes start that (`'<node>' '<abs>/bin/hookrt.js'`) instead of a bare
+/// `hookrt` that is not on the harness's PATH.
+static LAUNCHER: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// Records the launcher's words (the first call wins: it is the process's own).
+#[cfg(feature = "napi")]
+pub(crate) fn set_launcher(words: Vec<String>) {
+    let _ = LAUNCHER.set(words);
+}
+
+/// The command the entries start: this executable when it is hookrt's, else the launcher that
+/// started this process, else `hookrt` (checked to exist before anything is written).
+fn this_program() -> String {
+    let exe = std::env::current_exe()
+        .ok()
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("hookrt")))
+        .map(|p| vec![p.display().to_string()]);
+    let words =
+        exe.or_else(|| LAUNCHER.get().cloned().filter(|w| !w.is_empty())).unwrap_or_else(|| vec!["hookrt".into()]);
+    shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| "hookrt".into())
+}
+
+/// Why the entries could not start `program` here (it is gone, not executable or not on PATH):
+/// every event would then fail with exit 127, which the harnesses treat as a non-blocking error,
+/// so every guard behind hookrt would fail open.
+fn program_problem(program: &str, t: &Target) -> Option<String> {
+    let words = shlex::split(program).filter(|w| !w.is_empty())?;
+    let mut problems = Vec::new();
+    crate::doctor::check_program(&words, (&t.cwd, &t.home), &mut problems);
+    (!problems.is_empty()).then(|| {
+        format!(
+            "the entries would start `{program}`, but {}: every event would fail with exit 127, which the harness ignores, so no hook would guard anything; pass --program with a command that starts hookrt",
+            problems.join(" and ")
+        )
+    })
+}
+
 /// Where the harnesses' files are, from the flags and the environment.
 pub(crate) fn target(shared: &Shared, program: Option<String>) -> Target {
     let home = home(shared);
     let cwd = shared.cwd.clone().or_else(|| std::env::current_dir().ok()).unwrap_or_default();
     let cwd = std::path::absolute(&cwd).unwrap_or(cwd);
-    let program = program.unwrap_or_else(|| {
-        let exe = std::env::current_exe()
-            .ok()
-            .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("hookrt")));
-        let exe = exe.map(|p| p.display().to_string()).unwrap_or_else(|| "hookrt".into());
-        shlex::try_quote(&exe).map(|q| q.into_owned()).unwrap_or(exe)
-    });
+    let program = program.unwrap_or_else(this_program);
     let mut extra = if shared.fail_closed.is_empty() {
         String::new()
     } else {
@@ -168,6 +201,10 @@ pub(crate) fn install(
 ) -> i32 {
     let Some(dialect) = host(harness) else { return 1 };
     let mut t = target(shared, program);
+    if let Some(problem) = (!http).then(|| program_problem(&t.program, &t)).flatten() {
+        let _ = writeln!(io.err, "hookrt: {problem}");
+        return 1;
+    }
     if http {
         if dialect != Dialect::Claude {
             let _ = writeln!(io.err, "hookrt: --http is for Claude Code's http hooks (hookrt install claude --http)");

@@ -5,7 +5,7 @@ mod accept;
 mod args;
 mod convert;
 mod history;
-mod inside;
+pub(crate) mod inside;
 mod inspect;
 mod run;
 mod schema;
