@@ -93,7 +93,8 @@ export function hostEnv(scenario, place) {
   }
 }
 
-const readCalls = f => (existsSync(f) ? readFileSync(f, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l)) : [])
+// complete lines only: a hook the harness runs detached may be writing its line while this reads
+const readCalls = f => (existsSync(f) ? readFileSync(f, 'utf8').split('\n').slice(0, -1).filter(Boolean).map(l => JSON.parse(l)) : [])
   .filter(l => 'stdin' in l || 'stdinRaw' in l)
 
 /** A runtime over the laid-out session, and a function dispatching one event that returns the new calls. */
