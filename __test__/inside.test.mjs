@@ -218,3 +218,22 @@ test('hook: the harness\'s own files are left to it; past the budget the hooks a
   assert.equal(r.code, 0)
   assert.match(r.err, /not a JSON object/)
 })
+
+test('hook: a PostToolUse block reaches the model as the harness would show it (Codex post_tool_use.rs, Claude PostToolUse)', (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  // a guard in a file hookrt reads inside every host, exiting 2 with its reason on stderr
+  p.write('proj/.dsh-hooks.json', { version: 1, events: { 'tool:after': [{ hooks: [{ type: 'shell', command: 'echo "lint failed" >&2; exit 2' }] }] } })
+  TRUST.codex(p)
+  TRUST.claude(p)
+  const call = (name) => JSON.stringify({ session_id: 's', hook_event_name: 'PostToolUse', cwd: p.path('proj'), tool_name: name,
+    tool_input: { command: 'ls' }, tool_response: 'ok', tool_use_id: 'c1', turn_id: 't', model: 'm' })
+  for (const [host, tool] of [['codex', 'Bash'], ['claude', 'Bash']]) {
+    const r = run(p, ['hook', host, '--event', 'PostToolUse'], { input: call(tool) })
+    assert.equal(r.code, 0, r.err)
+    assert.deepEqual(JSON.parse(r.out), { decision: 'block', reason: 'lint failed' }, `${host}: ${r.out} ${r.err}`)
+  }
+  // nothing to say: nothing printed
+  p.write('proj/.dsh-hooks.json', { version: 1, events: { 'tool:after': [{ hooks: [{ type: 'shell', command: 'true' }] }] } })
+  assert.equal(run(p, ['hook', 'codex', '--event', 'PostToolUse'], { input: call('Bash') }).out, '')
+})

@@ -44,6 +44,26 @@ impl Matcher {
                 pattern.split(['|', ',']).map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect();
             return Ok(if alts.is_empty() { Matcher::All } else { Matcher::Literal(alts) });
         }
+        let entries;
+        let pattern = if style == MatcherStyle::EntryList {
+            match entry_list(pattern) {
+                Some(joined) if joined.is_empty() => return Ok(Matcher::Literal(Vec::new())),
+                Some(joined) if joined == "*" => return Ok(Matcher::All),
+                Some(joined) => {
+                    entries = joined;
+                    entries.as_str()
+                }
+                None => pattern.trim(),
+            }
+        } else {
+            pattern
+        };
+        if style == MatcherStyle::EntryList && matches!(pattern, "" | "*" | ".*") {
+            return Ok(Matcher::All);
+        }
+        if style == MatcherStyle::ExactOrRegex && is_exact_list(pattern) {
+            return Ok(Matcher::Literal(pattern.split('|').map(str::to_owned).collect()));
+        }
         let anchored;
         let pattern = if style == MatcherStyle::Anchored {
             anchored = format!("^(?:{pattern})$");
@@ -146,6 +166,48 @@ fn is_literal_list(p: &str) -> bool {
     p.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '|' | ',' | ' '))
 }
 
+/// Qwen Code's list: `None` when the trimmed pattern is no list (no `|`, or it starts with `^`
+/// or `(`); else its non-empty trimmed top-level entries joined by `|`, `"*"` when one of them
+/// selects everything, `""` when none is left (which selects nothing).
+fn entry_list(pattern: &str) -> Option<String> {
+    let p = pattern.trim();
+    if !p.contains('|') || p.starts_with('^') || p.starts_with('(') {
+        return None;
+    }
+    let (mut entries, mut current) = (Vec::new(), String::new());
+    let (mut escaped, mut in_class, mut depth) = (false, false, 0usize);
+    for c in p.chars() {
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if in_class {
+            in_class = c != ']';
+        } else if c == '[' {
+            in_class = true;
+        } else if c == '(' {
+            depth += 1;
+        } else if c == ')' {
+            depth = depth.saturating_sub(1);
+        } else if c == '|' && depth == 0 {
+            entries.push(std::mem::take(&mut current));
+            continue;
+        }
+        current.push(c);
+    }
+    entries.push(current);
+    let entries: Vec<&str> = entries.iter().map(|e| e.trim()).filter(|e| !e.is_empty()).collect();
+    if entries.iter().any(|e| matches!(*e, "*" | ".*")) {
+        return Some("*".to_owned());
+    }
+    Some(entries.join("|"))
+}
+
+/// Codex's rule: only letters, digits, `_` and `|` make a list of exact names.
+fn is_exact_list(p: &str) -> bool {
+    p.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '|'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,6 +215,46 @@ mod tests {
 
     fn m(p: &str, s: MatcherStyle, subj: &str) -> bool {
         Matcher::compile(p, s).unwrap().matches(Some(subj))
+    }
+
+    /// Codex's own matcher tests (`codex-rs/hooks/src/events/common.rs`), ported.
+    #[test]
+    fn codex_exact_names_and_regexes() {
+        let codex = |p: &str, subj: &str| m(p, ExactOrRegex, subj);
+        // matcher_star_matches_all_occurrences, matcher_empty_string_matches_all_occurrences
+        assert!(codex("*", "Bash") && codex("", "SessionStart"));
+        // exact_matcher_supports_pipe_alternatives
+        assert!(codex("Edit|Write", "Edit") && codex("Edit|Write", "Write") && !codex("Edit|Write", "Bash"));
+        // literal_matcher_uses_exact_matching
+        assert!(codex("Bash", "Bash") && !codex("Bash", "BashOutput"));
+        assert!(!codex("mcp__memory", "mcp__memory__create_entities"));
+        // matcher_uses_regex_when_it_contains_regex_characters, mcp_matchers_support_regex_wildcards
+        assert!(codex("^Bash", "BashOutput"));
+        assert!(codex("mcp__.*__write.*", "mcp__filesystem__write_file"));
+        assert!(!codex("mcp__.*__write.*", "mcp__filesystem__read_file"));
+        // matcher_supports_anchored_regexes
+        assert!(codex("^Bash$", "Bash") && !codex("^Bash$", "BashOutput"));
+        // invalid_regex_is_rejected
+        assert!(Matcher::compile("[", ExactOrRegex).is_err());
+        // unlike Claude's lists, no trimming and no commas: `Edit, Write` is a regex
+        assert!(!codex("Edit, Write", "Write") && m("Edit, Write", LiteralOrRegex, "Write"));
+    }
+
+    /// Qwen Code's own matcher tests (`packages/core/src/hooks/hook-matcher.test.ts`), as
+    /// Qwen Code 0.24.4's bundle matches.
+    #[test]
+    fn qwen_lists_are_split_entry_by_entry() {
+        let qwen = |p: &str, subj: &str| m(p, EntryList, subj);
+        assert!(qwen("write_file|edit|", "edit") && qwen("write_file|edit|", "write_file"));
+        assert!(!qwen("write_file|edit|", "run_shell_command"), "an empty entry selects nothing");
+        assert!(qwen(" write_file | edit ", "edit"), "entries are trimmed");
+        assert!(qwen(".*", "anything") && qwen("edit|*", "anything") && qwen("  ", "x"));
+        assert!(!qwen("|", "edit") && !qwen(" | ", "edit"));
+        // a group or a character class keeps its `|`; `^`/`(` at the start is a plain regex
+        assert!(qwen("mcp__(a|b)__x|edit", "mcp__b__x") && qwen("[|]x|edit", "|x"));
+        assert!(qwen("^(edit|write_file)$", "edit") && !qwen("^(edit|write_file)$", "edits"));
+        // unanchored, as Qwen's RegExp test is
+        assert!(qwen("run_shell", "run_shell_command"));
     }
 
     #[test]

@@ -105,14 +105,36 @@ mod tests {
     fn exit_two_denies_with_stderr_or_default() {
         let o = run(Some(2), "{\"decision\":\"approve\"}", " no \n", ToolBefore);
         assert_eq!((o.decision, o.reason.as_deref()), (Some(Decision::Deny), Some("no")));
-        let o = run(Some(2), "", "", ToolBefore);
+        let raw = Raw { exit_code: Some(2), stdout: String::new(), stderr: String::new(), truncated: false };
+        let o = decode(raw, ToolBefore, Dialect::Droid);
         assert_eq!(o.reason.as_deref(), Some(BLOCKED_BY_HOOK));
         assert!(o.plain_stdout.is_none());
+        // Claude Code 2.1.332 (recorded): the JSON reason on stdout, else "No stderr output"
+        let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"json says no"}}"#;
+        let o = run(Some(2), deny, "", ToolBefore);
+        assert_eq!((o.decision, o.reason.as_deref()), (Some(Decision::Deny), Some("json says no")));
+        let o = run(Some(2), "plain words", "", ToolBefore);
+        assert_eq!(o.reason.as_deref(), Some("No stderr output"));
+        let o = run(Some(2), "", "", TurnStop);
+        assert_eq!((o.decision, o.reason.as_deref()), (Some(Decision::Deny), Some("No stderr output")));
+    }
+
+    #[test]
+    fn claude_reads_a_json_answer_whatever_the_exit_code() {
+        // recorded: a guard that prints its deny and exits 1 blocks the tool with its reason
+        let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"json says no"}}"#;
+        let o = run(Some(1), deny, "oops", ToolBefore);
+        assert_eq!((o.decision, o.reason.as_deref()), (Some(Decision::Deny), Some("json says no")));
+        let o = run(Some(1), r#"{"decision":"block","reason":"keep going"}"#, "", TurnStop);
+        assert_eq!(o.decision, Some(Decision::Deny));
+        // the other dialects keep the common rule: exit 1 decides nothing
+        let raw = Raw { exit_code: Some(1), stdout: deny.into(), stderr: String::new(), truncated: false };
+        assert_eq!(decode(raw, ToolBefore, Dialect::Droid).decision, None);
     }
 
     #[test]
     fn other_exits_decide_nothing() {
-        let o = run(Some(3), "{\"decision\":\"block\"}", "e", ToolBefore);
+        let o = run(Some(3), "not json", "e", ToolBefore);
         assert_eq!(o.decision, None);
         assert_eq!(o.exit_code, Some(Some(3)));
         let o = run(None, "x", "", ToolBefore);

@@ -251,8 +251,19 @@ pub(crate) trait Harness: Sync {
         update
     }
 
+    /// Reads a decoded run again where the hook's own entry changes the rules (Copilot reads a
+    /// camelCase `preToolUse` hook by its own fields only); runs before the next hook of a
+    /// sequence looks at the answer.
+    fn read_for_hook(&self, _hook: &Hook, _out: &mut RunOutcome) {}
+
     /// What the harness decides once a run is in, beyond reading its answer.
     fn settle(&self, _hook: &Hook, _out: &mut RunOutcome, _loop_count: u32) {}
+
+    /// Whether the harness shows only the first block's reason when several of its hooks block
+    /// (Hermes runs every hook and keeps the first message); by default every reason is joined.
+    fn first_block_wins(&self) -> bool {
+        false
+    }
 
     /// Variables it adds to a hook's environment (the hook's own `env` comes after and wins).
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {

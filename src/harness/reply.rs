@@ -23,6 +23,9 @@ pub(crate) struct Said<'a> {
     pub stop_reason: Option<&'a str>,
     /// PermissionRequest: the winning `decision` object.
     pub permission: Option<&'a Value>,
+    /// The reason of a block the event could not honour (PostToolUse's `decision: "block"`):
+    /// Claude Code and Codex still show it to the model, so a harness that does says it again.
+    pub after_block: Option<&'a str>,
 }
 
 /// A hook's answer: what it prints and how it exits.

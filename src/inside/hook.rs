@@ -136,6 +136,7 @@ pub(crate) fn reply(
         stop: o.stop,
         stop_reason: o.stop_reason.as_deref(),
         permission: o.fields.permission.as_ref(),
+        after_block: o.raw_reason.as_deref().filter(|_| o.downgraded && event == CanonicalEvent::ToolAfter),
     };
     crate::harness::of(harness).reply(&said)
 }
@@ -163,6 +164,7 @@ pub(crate) fn failure(
                 stop: false,
                 stop_reason: None,
                 permission: None,
+                after_block: None,
             };
             crate::harness::of(harness).reply(&said)
         }

@@ -375,12 +375,21 @@ impl Runtime {
 /// What each harness decides once the runs are in: input updates applied as the harness
 /// applies them, and its own rules (Cursor's `loop_limit`).
 fn settle(runs: &mut [Run], ctx: &DispatchCtx) {
+    let mut blocked = Vec::new();
     for r in runs.iter_mut() {
         let h = crate::harness::of(r.hook.dialect);
         if let Some(u) = r.outcome.update_input.take() {
             r.outcome.update_input = Some(h.update_input(ctx.payload.get("tool_input"), u));
         }
         h.settle(&r.hook, &mut r.outcome, ctx.loop_count);
+        if r.outcome.decision == Some(crate::vocab::Decision::Deny) && h.first_block_wins() {
+            // a later block of the same harness still blocks, but says nothing more
+            if blocked.contains(&r.hook.dialect) {
+                r.outcome.reason = None;
+            } else {
+                blocked.push(r.hook.dialect);
+            }
+        }
     }
 }
 

@@ -71,16 +71,11 @@ impl Runtime {
         let of = |order: Order| plan.iter().enumerate().filter(move |(_, h)| h.harness.order == order);
         let parallel =
             futures::future::join_all(of(Order::Parallel).map(|(i, h)| one(h.clone(), None).map(move |r| (i, r))));
-        let in_order = async {
-            let mut v = Vec::new();
-            for (i, h) in of(Order::Sequential) {
-                v.push((i, one(h.clone(), None).await));
-            }
-            v
-        };
+        let in_order = in_file_order(of(Order::Sequential).collect(), one, false);
+        let until_deny = in_file_order(of(Order::UntilDeny).collect(), one, true);
         let chain = run_chain(of(Order::Chain).collect(), ctx, one);
-        let (a, b, c) = futures::join!(parallel, in_order, chain);
-        for (i, r) in a.into_iter().chain(b).chain(c) {
+        let (a, b, c, d) = futures::join!(parallel, in_order, until_deny, chain);
+        for (i, r) in a.into_iter().chain(b).chain(c).chain(d) {
             slots[i] = r;
         }
         slots
@@ -105,25 +100,37 @@ impl Runtime {
     }
 }
 
-/// A chain (Gemini `sequential`): each hook gets the `tool_input` the previous one returned
-/// (as its harness applies an update), and the first deny ends the chain.
+/// Hooks one after the other in file order; with `until_deny`, the first deny ends the rest.
+async fn in_file_order(hooks: Vec<(usize, &Arc<Hook>)>, one: &One<'_>, until_deny: bool) -> Vec<(usize, Option<Run>)> {
+    let mut out = Vec::with_capacity(hooks.len());
+    for (i, h) in hooks {
+        let run = one(h.clone(), None).await;
+        let denied = run.as_ref().is_some_and(|r| r.outcome.decision == Some(Decision::Deny));
+        out.push((i, run));
+        if until_deny && denied {
+            break;
+        }
+    }
+    out
+}
+
+/// A chain (Gemini `sequential`, `hookRunner.ts` `executeHooksSequential`): each hook gets the
+/// `tool_input` the previous successful one returned (as its harness applies an update); a
+/// failed run passes nothing on, and a deny does not end the chain: every hook runs.
 async fn run_chain(hooks: Vec<(usize, &Arc<Hook>)>, ctx: &DispatchCtx, one: &One<'_>) -> Vec<(usize, Option<Run>)> {
     let mut current = ctx.payload.get("tool_input").cloned();
     let mut out = Vec::with_capacity(hooks.len());
     for (i, h) in hooks {
         let mut run = one(h.clone(), current.clone()).await;
         if let Some(r) = run.as_mut() {
-            if let Some(u) = r.outcome.update_input.take() {
+            let succeeded = r.error.is_none() && matches!(r.outcome.exit_code, None | Some(Some(0)));
+            if let Some(u) = r.outcome.update_input.take().filter(|_| succeeded) {
                 let merged = crate::harness::of(h.dialect).update_input(current.as_ref(), u);
                 r.outcome.update_input = Some(merged.clone());
                 current = Some(merged);
             }
         }
-        let denied = run.as_ref().is_some_and(|r| r.outcome.decision == Some(Decision::Deny));
         out.push((i, run));
-        if denied {
-            break;
-        }
     }
     out
 }

@@ -103,6 +103,15 @@ pub enum MatcherStyle {
     LiteralOrRegex,
     /// Always an unanchored regular expression.
     Regex,
+    /// Codex's rule (`codex-rs/hooks/src/events/common.rs`): a matcher of only letters, digits,
+    /// `_` and `|` is a list of exact names split on `|` (`Bash` does not select `BashOutput`),
+    /// anything else an unanchored regular expression.
+    ExactOrRegex,
+    /// Qwen Code's rule (`packages/core/src/hooks/hook-matcher.ts`): a list `a|b|` not starting
+    /// with `^` or `(` is split entry by entry at its top level, each entry trimmed and empty
+    /// ones dropped (`write_file|edit|` selects two tools, not every tool), then an unanchored
+    /// regular expression; `.*` selects everything as `*` does.
+    EntryList,
     /// A regular expression that must match the whole subject (`^(?:p)$`, Copilot).
     Anchored,
     /// Hermes: the trimmed text as a regular expression that must match the whole tool name

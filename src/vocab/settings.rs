@@ -96,14 +96,17 @@ pub enum Concurrency {
 /// How the hooks of one event run relative to each other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Order {
-    /// Concurrently (every dialect but the two below).
+    /// Concurrently (every dialect but the ones below).
     #[default]
     Parallel,
-    /// One after the other, each getting the `tool_input` the previous one returned, stopping
-    /// at the first deny (Gemini `sequential: true`).
+    /// One after the other, each getting the `tool_input` the previous successful one returned;
+    /// every hook runs, also after a deny (Gemini `sequential: true`).
     Chain,
-    /// One after the other, in file order (Copilot).
+    /// One after the other, in file order, every one of them (Cline, Hermes).
     Sequential,
+    /// One after the other, in file order, the first deny ending the rest (Copilot, recorded:
+    /// S15).
+    UntilDeny,
 }
 
 /// How a worker hook is configured (beyond its command).

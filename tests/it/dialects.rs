@@ -96,6 +96,36 @@ hooks:
     assert_eq!(r["canonical"], "prompt:submit");
 }
 
+/// Hermes' own rules for several hooks (`agent/shell_hooks.py`, `hermes_cli/plugins.py`): the
+/// same (event, matcher, command) registers once; after a block every hook still runs and the
+/// first block's message wins.
+#[tokio::test]
+async fn hermes_registers_a_hook_once_and_the_first_block_wins() {
+    let p = Project::new();
+    hermes_config(
+        &p,
+        r#"
+hooks:
+  pre_tool_call:
+    - matcher: terminal
+      command: printf '{"action":"block","message":"first"}'
+    - matcher: terminal
+      command: "  printf '{\"action\":\"block\",\"message\":\"first\"}'  "
+    - command: printf '{"action":"block","message":"second"}'
+    - matcher: patch
+      command: printf '{"action":"block","message":"first"}'
+"#,
+    );
+    let rt = p.runtime();
+    let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "terminal"})).await);
+    let ids: Vec<&str> = r["runs"].as_array().unwrap().iter().map(|r| r["hook"]["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["hermes:config.yaml:pre_tool_call:0:0", "hermes:config.yaml:pre_tool_call:2:0"]);
+    assert_eq!(r["outcome"]["decision"], "deny");
+    assert_eq!(r["outcome"]["reason"], "first");
+    let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "patch"})).await);
+    assert_eq!(r["runs"].as_array().unwrap().len(), 2, "another matcher is another hook");
+}
+
 #[tokio::test]
 async fn hermes_consent_requires_approval_and_reapproval_after_edits() {
     let p = Project::new();

@@ -133,6 +133,52 @@ async fn copilot_hooks_find_their_own_folder_and_copilot_shaped_payloads_match()
     );
 }
 
+/// Copilot CLI 1.0.102 as recorded (S11–S15, S11-pascal): a camelCase `preToolUse` hook is
+/// read by Copilot's own fields, exit 2 takes the reason of a JSON answer on stdout, and the
+/// first deny ends the hooks after it.
+#[tokio::test]
+async fn copilot_reads_its_own_fields_and_the_first_deny_ends_the_rest() {
+    let p = Project::new();
+    let say = |answer: Value, code: i32| format!("printf '%s' '{answer}'; exit {code}");
+    let hso = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "claude"}});
+    let entry = |bash: String| json!({"type": "command", "bash": bash});
+    p.write(
+        "proj/.github/hooks/a.json",
+        &json!({"version": 1, "hooks": {
+            "preToolUse": [
+                entry(say(hso.clone(), 0)),
+                entry(say(json!({"decision": "block", "reason": "legacy"}), 0)),
+                entry(say(json!({"continue": false, "stopReason": "stop"}), 0)),
+                entry(say(json!({"permissionDecision": "deny", "permissionDecisionReason": "first"}), 2)),
+                entry(say(json!({"permissionDecision": "deny", "permissionDecisionReason": "second"}), 0)),
+            ],
+        }})
+        .to_string(),
+    );
+    let rt = p.runtime();
+    let r = to_json(&dispatch(&rt, "preToolUse", json!({"sessionId": "s", "toolName": "bash", "toolArgs": {}})).await);
+    let o = &r["outcome"];
+    assert_eq!(
+        (o["decision"].as_str(), o["reason"].as_str(), o["stop"].as_bool()),
+        (Some("deny"), Some("first"), Some(false)),
+        "{r}"
+    );
+    assert_eq!(r["runs"].as_array().unwrap().len(), 4, "the hook after the first deny does not run: {r}");
+    let p = Project::new();
+    p.write(
+        "proj/.github/hooks/a.json",
+        &json!({"version": 1, "hooks": {"PreToolUse": [entry(say(hso, 0))]}}).to_string(),
+    );
+    let rt = p.runtime();
+    let r =
+        to_json(&dispatch(&rt, "PreToolUse", json!({"session_id": "s", "tool_name": "bash", "tool_input": {}})).await);
+    assert_eq!(
+        (r["outcome"]["decision"].as_str(), r["outcome"]["reason"].as_str()),
+        (Some("deny"), Some("claude")),
+        "{r}"
+    );
+}
+
 #[tokio::test]
 async fn hermes_reads_hermes_home_keeps_hash_words_and_never_blocks_on_exit_codes() {
     let p = Project::new();

@@ -122,7 +122,7 @@ async fn gemini_timeouts_are_milliseconds_and_switches_turn_hooks_off() {
 }
 
 #[tokio::test]
-async fn gemini_sequential_hooks_feed_the_updated_input_forward_and_stop_at_a_block() {
+async fn gemini_sequential_hooks_feed_the_updated_input_forward_and_run_on_after_a_block() {
     let p = Project::new();
     let second = p.path("second.in");
     let third = p.path("third.ran");
@@ -153,9 +153,30 @@ async fn gemini_sequential_hooks_feed_the_updated_input_forward_and_stop_at_a_bl
     assert_eq!(got["tool_input"], json!({"command": "ls -a", "description": "list"}));
     assert_eq!(r["outcome"]["decision"], "deny");
     assert_eq!(r["outcome"]["reason"], "stop here");
-    assert_eq!(runs(&r).len(), 3, "the chain stops at the block: {r}");
-    assert!(!third.exists());
+    // Gemini's executeHooksSequential runs every hook of the chain, also after a block
+    assert_eq!(runs(&r).len(), 4, "the chain runs on after the block: {r}");
+    assert!(third.exists());
     assert_eq!(runs(&r)[1]["outcome"]["updateInput"], json!({"command": "ls -a", "description": "list", "limit": 5}));
+}
+
+/// Gemini's `executeHooksSequential`: only a successful run's output changes the next hook's input.
+#[tokio::test]
+async fn gemini_a_failed_hook_of_a_chain_passes_nothing_on() {
+    let p = Project::new();
+    let second = p.path("second.in");
+    let update = json!({"hookSpecificOutput": {"tool_input": {"command": "rm -rf /"}}}).to_string();
+    p.write(
+        "proj/.gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"sequential": true, "hooks": [
+            {"type": "command", "command": format!("printf '%s' '{update}'; exit 1")},
+            {"type": "command", "command": format!("cat > {}", second.display())}
+        ]}]}})
+        .to_string(),
+    );
+    let rt = p.runtime();
+    let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "Bash", "tool_input": {"command": "ls"}})).await);
+    assert_eq!(read_json(&second)["tool_input"], json!({"command": "ls"}));
+    assert_eq!(r["outcome"]["updateInputs"], json!([]), "{r}");
 }
 
 // ---------- Cursor ----------

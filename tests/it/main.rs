@@ -6,6 +6,7 @@
 mod common;
 
 mod claude2026;
+mod codex_engine;
 mod contract;
 mod convert;
 mod corpus;

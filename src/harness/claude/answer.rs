@@ -102,6 +102,41 @@ fn specific(hso: &Map<String, Value>, event: CanonicalEvent, (decision, reason):
     }
 }
 
+/// What Claude Code 2.1.332 tells the model for an exit 2 with nothing on stderr (recorded): the
+/// reason of a JSON answer on stdout, else that there was no stderr output (Claude puts the
+/// hook's command in front: `[<command>]: No stderr output`).
+pub(crate) fn exit_two_reason(stdout: &str) -> String {
+    let reason = match serde_json::from_str::<Value>(stdout) {
+        Ok(Value::Object(obj)) => {
+            let hso = obj.get("hookSpecificOutput").and_then(Value::as_object);
+            hso.and_then(|h| str_field(h, "permissionDecisionReason"))
+                .or_else(|| str_field(&obj, "reason"))
+                .map(str::to_owned)
+        }
+        _ => None,
+    };
+    reason.filter(|r| !r.trim().is_empty()).unwrap_or_else(|| NO_STDERR.to_owned())
+}
+
+/// Claude Code's words for an exit 2 that wrote nothing on stderr.
+pub(crate) const NO_STDERR: &str = "No stderr output";
+
+/// A JSON answer on the stdout of a run that exited with neither 0 nor 2 is still read
+/// (recorded: Claude Code 2.1.332 blocks on exit 1 with a deny on stdout, with its reason),
+/// so a guard that prints its deny and exits 1 is not bypassed.
+pub(crate) fn read_failed_run(code: Option<i32>, event: CanonicalEvent, stdout: &str, out: &mut RunOutcome) -> bool {
+    let failed = matches!(code, Some(c) if c != 0 && c != 2);
+    if !failed || event.output_rule() != crate::vocab::OutputRule::Standard || !stdout.starts_with('{') {
+        return false;
+    }
+    let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(stdout) else {
+        return false;
+    };
+    out.answered = true;
+    read(&crate::harness::answer_for(&obj, event), event, out);
+    true
+}
+
 fn string(o: &Map<String, Value>, k: &str, event: CanonicalEvent) -> Option<String> {
     match o.get(k) {
         None | Some(Value::Null) => None,

@@ -15,7 +15,7 @@ mod trust;
 
 use crate::config::{Candidate, FileCtx, LoadSink, PluginDir, Roots};
 use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};
-use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
+use crate::vocab::{CanonicalEvent, Dialect, EventSpec, HandlerKind, MatcherStyle, RunOutcome, Scope};
 use groups::GroupRules;
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -105,6 +105,14 @@ impl Harness for Claude {
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
         parse_member(ctx, RULES, root, false, sink)
+    }
+
+    fn read_run(&self, code: Option<i32>, event: CanonicalEvent, stdout: &str, _: &str, out: &mut RunOutcome) -> bool {
+        answer::read_failed_run(code, event, stdout, out)
+    }
+
+    fn exit_two_reason(&self, stdout: &str) -> String {
+        answer::exit_two_reason(stdout)
     }
 
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {

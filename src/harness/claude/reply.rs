@@ -49,6 +49,12 @@ pub(crate) fn reply(s: &Said) -> Reply {
         _ if s.decision == Decision::Deny => {
             block(s, &mut top);
         }
+        // PostToolUse: the tool ran, but the harness shows the model why a hook objected
+        // (Codex puts it where the tool's output was)
+        E::ToolAfter if s.after_block.is_some() => {
+            top.insert("decision".into(), "block".into());
+            top.insert("reason".into(), s.after_block.unwrap_or_default().into());
+        }
         _ => {}
     }
     if let Some(c) = s.context().filter(|_| CONTEXT_EVENTS.contains(&s.event)) {
@@ -57,4 +63,29 @@ pub(crate) fn reply(s: &Said) -> Reply {
     nest(s, &mut top, hso);
     common_top(s, &mut top);
     json(top)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_post_tool_use_block_is_said_again_for_the_model() {
+        let mut s = Said {
+            event: E::ToolAfter,
+            spelling: "PostToolUse",
+            decision: Decision::None,
+            reason: None,
+            contexts: &[],
+            messages: &[],
+            update_input: None,
+            stop: false,
+            stop_reason: None,
+            permission: None,
+            after_block: Some("lint failed"),
+        };
+        assert_eq!(reply(&s).stdout, r#"{"decision":"block","reason":"lint failed"}"#);
+        s.after_block = None;
+        assert_eq!(reply(&s).stdout, "");
+    }
 }

@@ -67,7 +67,7 @@ impl Harness for Codex {
     }
 
     fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::Regex
+        MatcherStyle::ExactOrRegex
     }
 
     fn discovery(&self) -> Discovery {
@@ -130,6 +130,17 @@ impl Harness for Codex {
 
     fn stdin_newline(&self) -> bool {
         false
+    }
+
+    fn read_run(
+        &self,
+        code: Option<i32>,
+        event: CanonicalEvent,
+        stdout: &str,
+        stderr: &str,
+        out: &mut RunOutcome,
+    ) -> bool {
+        answer::read_run(code, event, stdout, stderr, out)
     }
 
     fn read_answer(&self, a: &Answer, event: CanonicalEvent, out: &mut RunOutcome) {

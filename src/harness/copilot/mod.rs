@@ -160,6 +160,12 @@ impl Harness for Copilot {
         true
     }
 
+    fn read_for_hook(&self, hook: &crate::config::Hook, out: &mut RunOutcome) {
+        if hook.canonical == E::ToolBefore && !vscode_shape(&hook.event) && out.answered {
+            own_fields_only(out);
+        }
+    }
+
     /// A failed `preToolUse` hook's deny names its file, as Copilot tells the model.
     fn settle(&self, hook: &crate::config::Hook, out: &mut RunOutcome, _loop_count: u32) {
         if out.reason.as_deref() == Some(HOOK_ERRORED) {
@@ -211,6 +217,16 @@ pub(crate) fn read(obj: &Map<String, Value>, out: &mut RunOutcome) {
     }
 }
 
+/// Copilot 1.0.102 reads a camelCase `preToolUse` hook's answer by its own fields: Claude's
+/// `hookSpecificOutput`, `decision: "block"` and `continue: false` do nothing there (recorded:
+/// S11–S13; the PascalCase spelling honours `hookSpecificOutput`, S11-pascal).
+fn own_fields_only(out: &mut RunOutcome) {
+    let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(&out.stdout) else { return };
+    (out.decision, out.reason, out.update_input) = (None, None, None);
+    (out.stop, out.stop_reason) = (false, None);
+    read(&obj, out);
+}
+
 /// The default Copilot reason for a `preToolUse` hook that failed; [`settle`] names its file.
 pub(crate) const HOOK_ERRORED: &str = "Denied by preToolUse hook (hook errored)";
 
@@ -223,9 +239,14 @@ pub(crate) const EXITED_TWO: &str = "hook exited with code 2";
 pub(crate) fn exit_rule(code: Option<i32>, event: E, stdout: &str, stderr: &str, out: &mut RunOutcome) {
     match (code, event) {
         (Some(0), _) => {}
+        // a JSON answer on stdout gives the deny its reason (recorded: S14)
         (Some(2), E::ToolBefore) => {
+            out.reason = None; // stderr stays hidden
+            if let Ok(Value::Object(o)) = serde_json::from_str::<Value>(stdout) {
+                read(&o, out);
+            }
             out.decision = Some(Decision::Deny);
-            out.reason = Some(EXITED_TWO.to_owned());
+            out.reason = Some(out.reason.take().filter(|r| !r.is_empty()).unwrap_or_else(|| EXITED_TWO.to_owned()));
         }
         (_, E::ToolBefore) => {
             out.decision = Some(Decision::Deny);
@@ -272,7 +293,7 @@ fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize
         h.matcher = matcher;
         let alias = e.timeout(sink, "timeout", Unit::Seconds, Some(DEFAULT_TIMEOUT));
         h.timeout = e.timeout(sink, "timeoutSec", Unit::Seconds, alias);
-        h.harness.order = Order::Sequential;
+        h.harness.order = Order::UntilDeny;
         h.harness.cwd = e.string(sink, "cwd");
         sink.hooks.push(h);
         true

@@ -23,6 +23,8 @@ pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSin
     };
     sink.auto_accept = root.get("hooks_auto_accept") == Some(&Value::Bool(true));
     let mut count = 0;
+    // Hermes registers each (event, matcher, command) once (`shell_hooks.register_from_config`)
+    let mut registered = std::collections::HashSet::new();
     for (event, value) in map {
         if event == "outbound" {
             parse_outbound(ctx, value, sink);
@@ -39,6 +41,11 @@ pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSin
         };
         for (i, entry) in list.iter().enumerate() {
             if let Some(h) = parse_hook(ctx, spec, i, entry, sink) {
+                let command = entry.get("command").and_then(Value::as_str).map(str::trim).unwrap_or_default();
+                if !registered.insert((event.as_str(), h.matcher_text.clone(), command)) {
+                    tracing::debug!("hooks[{event}][{i}]: the same matcher and command as an earlier entry; Hermes registers it once");
+                    continue;
+                }
                 sink.hooks.push(h);
                 count += 1;
             }

@@ -72,7 +72,7 @@ impl Harness for Qwen {
     /// An unanchored regular expression (`run` matches `run_shell_command`); `""`, `*` and `.*`
     /// match every tool.
     fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::Regex
+        MatcherStyle::EntryList
     }
 
     /// System, user, project — the order Qwen Code merges its settings in.
