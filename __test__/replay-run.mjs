@@ -46,7 +46,17 @@ function differences(want, got, { exact }) {
 
 const answered = (occ, ...modes) => occ.some(c => modes.includes(c.answer))
 // the reason each of the recorder's deny answers gives
-const DENY_TEXT = { exit2: 'blocked by recorder', 'json-deny': 'json deny from recorder', 'json-deny-hermes': 'json deny from recorder', 'legacy-block': 'json deny from recorder' }
+const DENY_TEXT = {
+  exit2: 'blocked by recorder', 'json-deny': 'json deny from recorder', 'json-deny-hermes': 'json deny from recorder',
+  'legacy-block': 'json deny from recorder', 'exit1-json-deny': 'json deny from recorder',
+  'exit2-json-stdout': 'json deny from recorder', 'json-deny-wrong-event': 'json deny from recorder',
+  'hso-deny': 'json deny from recorder', 'exit2-json': 'blocked by recorder',
+}
+// the unusual answers whose effect on the tool the recordings decide (a deny, or nothing)
+const TOOL_GUARDS = [
+  'exit2', 'exit1', 'json-deny', 'json-deny-hermes', 'legacy-block', 'continue-false', 'exit1-json-deny',
+  'exit2-json-stdout', 'exit2-plain-stdout', 'json-deny-wrong-event', 'exit2-silent', 'hso-deny', 'exit2-json',
+]
 const saw = (facts, text) => facts.modelSaw.some(s => s.includes(text))
 
 /** What the harness did with the hooks' answers to this occurrence, checked against hookrt's outcome. */
@@ -54,7 +64,7 @@ function actedOn(occ, result, facts, stopsSoFar, norm) {
   const out = []
   const o = result.outcome
   const what = `${occ[0].event} (${occ.map(c => c.answer).join(',')})`
-  if (result.canonical === 'tool:before' && answered(occ, 'exit2', 'exit1', 'json-deny', 'json-deny-hermes', 'legacy-block', 'continue-false')) {
+  if (result.canonical === 'tool:before' && answered(occ, ...TOOL_GUARDS)) {
     const harnessBlocked = !facts.toolRan
     if ((o.decision === 'deny') !== harnessBlocked) out.push(`${what}: the harness ${harnessBlocked ? 'blocked' : 'ran'} the tool, hookrt decided ${o.decision}`)
     // (a run the hook stopped altogether tells the model nothing more: Cline's cancel)

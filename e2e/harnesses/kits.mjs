@@ -18,7 +18,7 @@ export const KITS = {
     installVar: 'HARNESS_DIR',
     runsVar: 'RUNS',
     netns: { NETNS: '1' },
-    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11', 'S11d', 'S12', 'S13'],
+    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11', 'S11d', 'S12', 'S13', 'S14', 'S15', 'S16'],
     // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
     smoke: ['S1', 'S3'],
     variant: sc => (sc === 'S13'
@@ -49,7 +49,7 @@ export const KITS = {
     installVar: 'CODEX_KIT_DIR',
     runsVar: 'KIT_WORK',
     netns: { NETNS: '1' },
-    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'X1', 'X2', 'X3', 'X4', 'X5', 'X6', 'X7', 'X8', 'X9', 'X10'],
+    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'X1', 'X2', 'X3', 'X4', 'X5', 'X6', 'X7', 'X8', 'X9', 'X10', 'X11', 'X12'],
     // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
     smoke: ['S1', 'S3'],
     variant: sc => (sc === 'X10' ? { env: { DRIVER: 'appserver' } } : {}),
@@ -89,8 +89,8 @@ export const KITS = {
     installVar: 'COPILOT_E2E_DIR',
     runsVar: 'RUNS',
     netns: { UNSHARE: '1' },
-    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S5b', 'S6', 'S7', 'S8', 'S9', 'S10',
-      'S1-pascal', 'S2-pascal', 'S3-pascal', 'S6-pascal', 'S7-pascal', 'S10-pascal'],
+    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S5b', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11', 'S12', 'S13', 'S14', 'S15',
+      'S1-pascal', 'S2-pascal', 'S3-pascal', 'S6-pascal', 'S7-pascal', 'S10-pascal', 'S11-pascal'],
     // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
     smoke: ['S1', 'S3'],
     // "S2-pascal" is scenario S2 with the PascalCase event names

@@ -33,6 +33,13 @@ const ANSWER = {
   'continue-false': '`continue: false`',
   'perm-allow': 'a PermissionRequest allow',
   approve: 'a PermissionRequest allow',
+  'exit1-json-deny': 'exit 1, a JSON deny on stdout, reason `json deny from recorder`',
+  'exit2-json-stdout': 'exit 2, a JSON deny on stdout (reason `json deny from recorder`), nothing on stderr',
+  'exit2-plain-stdout': 'exit 2, plain stdout `blocked by recorder on stdout`, nothing on stderr',
+  'json-deny-wrong-event': 'a JSON deny whose `hookEventName` is `PostToolUse`, reason `json deny from recorder`',
+  'exit2-silent': 'exit 2, nothing on stderr',
+  'hso-deny': "Claude's `hookSpecificOutput` deny, reason `json deny from recorder`",
+  'exit2-json': 'exit 2, stderr `blocked by recorder`, a JSON deny on stdout (reason `json deny from recorder`)',
 }
 
 const cell = s => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ')

@@ -3,7 +3,8 @@
 // Usage (in a settings.json hook "command"):  node recorder.mjs --ctl /abs/ctl.json [--tag NAME]
 // The control file (JSON) holds:
 //   { "log": "/abs/hooks.jsonl",       one JSON line appended per call
-//     "mode": "allow",                 allow|exit2|json-deny|context|update-input|stop-block|sleep|exit1|perm-allow
+//     "mode": "allow",                 allow|exit2|json-deny|context|update-input|stop-block|sleep|exit1|perm-allow|
+//                                      exit1-json-deny|exit2-json-stdout|exit2-plain-stdout
 //     "events": ["PreToolUse"] }       events the mode applies to (missing/empty: every event); others get allow
 // Env overrides: RECORDER_MODE, RECORDER_EVENTS (comma list), RECORDER_LOG.
 import fs from 'node:fs'
@@ -61,6 +62,12 @@ switch (answer) {
     process.stderr.write('blocked by recorder\n'); process.exit(2)
   case 'exit1':
     process.stderr.write('oops\n'); process.exit(1)
+  case 'exit1-json-deny': // a guard that prints its deny and exits 1
+    process.stdout.write(hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' })); process.exit(1)
+  case 'exit2-json-stdout': // exit 2, the deny as JSON on stdout, nothing on stderr
+    process.stdout.write(hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' })); process.exit(2)
+  case 'exit2-plain-stdout': // exit 2, plain text on stdout, nothing on stderr
+    process.stdout.write('blocked by recorder on stdout\n'); process.exit(2)
   case 'json-deny':
     process.stdout.write(hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' })); process.exit(0)
   case 'context':

@@ -87,6 +87,9 @@ switch (mode) {
     else out({ decision: 'block', reason: 'json deny from recorder' })
     break
   case 'legacy-block': out({ decision: 'block', reason: 'json deny from recorder' }); break
+  // a deny whose hookEventName names another event
+  case 'json-deny-wrong-event': out({ hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' } }); break
+  case 'exit2-silent': process.exit(2) // exit 2 with nothing on stderr
   case 'context': out(hso({ additionalContext: 'CONTEXT-FROM-HOOK' })); break
   case 'plain-context': process.stdout.write('CONTEXT-FROM-HOOK\n'); break
   case 'system-message': out({ systemMessage: 'SYSTEM-MESSAGE-FROM-HOOK' }); break

@@ -4,7 +4,8 @@
 //   Copilot's camelCase stdin has no event-name field, so run.sh passes the configured event as argv[2].
 // Log:  $RECORDER_LOG (default ./recorder.jsonl): one JSON line per call.
 // Mode: control file $RECORDER_CTL (JSON {"<event>":"<mode>","*":"<mode>"}), else $RECORDER_MODE, else allow.
-//   allow | exit2 | json-deny | context | update-input | stop-block | sleep | exit1
+//   allow | exit2 | json-deny | context | update-input | stop-block | sleep | exit1 | hso-deny | legacy-block |
+//   continue-false | exit2-json
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -32,6 +33,14 @@ function answer() {
     case 'json-deny':
       if (/^permissionRequest$/i.test(event)) return { code: 0, stdout: { behavior: 'deny', message: 'json deny from recorder' } }
       return { code: 0, stdout: { permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' } }
+    // Claude's answer shapes, which Copilot's own reader may not take
+    case 'hso-deny':
+      return { code: 0, stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' } } }
+    case 'legacy-block': return { code: 0, stdout: { decision: 'block', reason: 'json deny from recorder' } }
+    case 'continue-false': return { code: 0, stdout: { continue: false, stopReason: 'stopped by recorder' } }
+    // exit 2 with a JSON deny on stdout beside the stderr text
+    case 'exit2-json':
+      return { code: 2, stderr: 'blocked by recorder', stdout: { permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' } }
     case 'context':
       return { code: 0, stdout: { additionalContext: 'CONTEXT-FROM-HOOK' } }
     case 'update-input': {

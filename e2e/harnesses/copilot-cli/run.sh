@@ -46,6 +46,11 @@ case $S in
   S8) CTL='{"preToolUse":"sleep","PreToolUse":"sleep"}'; PRE_TIMEOUT=1 ;;
   S9) CTL='{"preToolUse":"exit1","PreToolUse":"exit1"}' ;;
   S10) CTL='{}' ;;
+  S11) CTL='{"preToolUse":"hso-deny","PreToolUse":"hso-deny"}' ;;        # Claude's hookSpecificOutput deny
+  S12) CTL='{"preToolUse":"legacy-block"}' ;;    # Claude's decision:block
+  S13) CTL='{"preToolUse":"continue-false"}' ;;  # continue:false
+  S14) CTL='{"preToolUse":"exit2-json"}' ;;      # exit 2 with a JSON deny on stdout
+  S15) CTL='{"preToolUse:first":"json-deny"}' ;; # two preToolUse hooks, the first denies
   *) echo "unknown scenario $S" >&2; exit 64 ;;
 esac
 echo "$CTL" > "$RUN/ctl.json"
@@ -63,6 +68,7 @@ const entry = (ev, extra = {}, tag = '') => ({ type: 'command', bash: `${q(node)
 const hooks = {}
 for (const ev of events) hooks[ev] = [entry(ev)]
 if (S === 'S10') hooks[PRE] = [entry(PRE, { matcher: 'view' }, 'matcher=view'), entry(PRE, { matcher: shellName }, 'matcher=' + shellName)]
+if (S === 'S15') hooks[PRE] = [entry(PRE, {}, 'first'), entry(PRE, {}, 'second')]
 require('fs').writeFileSync(file, JSON.stringify({ version: 1, hooks }, null, 2))
 JS
 
