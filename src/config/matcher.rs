@@ -221,6 +221,9 @@ mod tests {
     #[test]
     fn codex_exact_names_and_regexes() {
         let codex = |p: &str, subj: &str| m(p, ExactOrRegex, subj);
+        // the `listen` contract keeps the JavaScript implementation's regex search
+        let contract = ExactOrRegex.under(crate::vocab::Fidelity::Contract);
+        assert!(m("Bash", contract, "BashOutput") && !codex("Bash", "BashOutput"));
         // matcher_star_matches_all_occurrences, matcher_empty_string_matches_all_occurrences
         assert!(codex("*", "Bash") && codex("", "SessionStart"));
         // exact_matcher_supports_pipe_alternatives

@@ -2,17 +2,30 @@
 //! (docs/events.md "Answers"), with each harness's own rules.
 
 use crate::harness::{self, answer_for, Harness};
-use crate::vocab::{CanonicalEvent, Decision, Dialect, ExitTwo, OnError, OutputRule, Raw, RunOutcome};
+use crate::vocab::{
+    CanonicalEvent, Decision, Dialect, ExitTwo, Fidelity, OnError, OutputRule, Raw, RunOutcome, BLOCKED_BY_HOOK,
+};
 use serde_json::Value;
 
 /// Decodes a process (or webhook body) result for a dispatch of `event`, read the way hooks
-/// of `dialect` are written.
+/// of `dialect` are written by their harness.
 pub fn decode(raw: Raw, event: CanonicalEvent, dialect: Dialect) -> RunOutcome {
+    decode_as(raw, event, dialect, Fidelity::Harness)
+}
+
+/// [`decode`] under `fidelity`. Under the `listen` contract a Claude-format hook is read as the JavaScript implementation
+/// reads it (exit 0 answers, exit 2 denies with "blocked by hook", other exits say nothing),
+/// not as Claude Code 2.1.332 does (a JSON answer on any exit, its own exit-2 wording).
+pub(crate) fn decode_as(raw: Raw, event: CanonicalEvent, dialect: Dialect, fidelity: Fidelity) -> RunOutcome {
     let h = harness::of(dialect);
+    let contract_claude = fidelity == Fidelity::Contract && dialect == Dialect::Claude;
     let stdout = raw.stdout.trim().to_owned();
     let stderr = raw.stderr.trim().to_owned();
     let mut out = RunOutcome { exit_code: Some(raw.exit_code), truncated: raw.truncated, ..Default::default() };
-    if event.output_rule() != OutputRule::Discarded && h.read_run(raw.exit_code, event, &stdout, &stderr, &mut out) {
+    if event.output_rule() != OutputRule::Discarded
+        && !contract_claude
+        && h.read_run(raw.exit_code, event, &stdout, &stderr, &mut out)
+    {
         out.stdout = stdout;
         out.stderr = stderr;
         return out;
@@ -35,7 +48,11 @@ pub fn decode(raw: Raw, event: CanonicalEvent, dialect: Dialect) -> RunOutcome {
         (rule, Some(0)) => clean_exit(h, &stdout, rule, event, &mut out),
         (_, Some(2)) if event.exit_two() == ExitTwo::Denies => {
             out.decision = Some(Decision::Deny);
-            out.reason = Some(if stderr.is_empty() { h.exit_two_reason(&stdout) } else { stderr.clone() });
+            out.reason = Some(match (stderr.is_empty(), contract_claude) {
+                (false, _) => stderr.clone(),
+                (true, true) => BLOCKED_BY_HOOK.to_owned(),
+                (true, false) => h.exit_two_reason(&stdout),
+            });
         }
         _ => {}
     }
@@ -90,7 +107,7 @@ pub(crate) fn infra_failure(error: &str, on_error: OnError) -> RunOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vocab::{BLOCKED_BY_HOOK, DENIED_BY_EVALUATION};
+    use crate::vocab::DENIED_BY_EVALUATION;
     use CanonicalEvent::*;
 
     fn run(code: Option<i32>, stdout: &str, stderr: &str, ev: CanonicalEvent) -> RunOutcome {
@@ -130,6 +147,23 @@ mod tests {
         // the other dialects keep the common rule: exit 1 decides nothing
         let raw = Raw { exit_code: Some(1), stdout: deny.into(), stderr: String::new(), truncated: false };
         assert_eq!(decode(raw, ToolBefore, Dialect::Droid).decision, None);
+    }
+
+    #[test]
+    fn the_listen_contract_reads_claude_hooks_as_the_javascript_implementation_does() {
+        let raw = |code, stdout: &str| Raw {
+            exit_code: Some(code),
+            stdout: stdout.into(),
+            stderr: String::new(),
+            truncated: false,
+        };
+        let deny = r#"{"decision":"block","reason":"json says no"}"#;
+        let o = decode_as(raw(3, deny), ToolBefore, Dialect::Claude, Fidelity::Contract);
+        assert_eq!(o.decision, None);
+        let o = decode_as(raw(2, deny), ToolBefore, Dialect::Claude, Fidelity::Contract);
+        assert_eq!(o.reason.as_deref(), Some(BLOCKED_BY_HOOK));
+        let o = decode_as(raw(2, deny), ToolBefore, Dialect::Claude, Fidelity::Harness);
+        assert_eq!(o.reason.as_deref(), Some("json says no"));
     }
 
     #[test]

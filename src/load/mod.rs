@@ -55,6 +55,8 @@ pub struct LoadOptions {
     /// Running as a drop-in for the JavaScript implementation (`listen`): the notice about
     /// unapproved project hooks is a log line, not a diagnostic.
     pub drop_in: bool,
+    /// Each harness's own matcher rules, or the `listen` contract's.
+    pub fidelity: crate::vocab::Fidelity,
     /// `HERMES_ACCEPT_HOOKS=1`: every Hermes hook counts as approved.
     pub accept_hooks: bool,
     /// Claude Code plugin roots given by the host (`plugins`, `--plugin DIR`).

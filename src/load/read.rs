@@ -189,7 +189,7 @@ impl<'a> Reader<'a> {
             path: &cand.path,
             dialect,
             events: h.events(),
-            style: h.matcher_style(),
+            style: h.matcher_style().under(self.opts.fidelity),
             member: h.member(obj),
             subst: &subst,
             origin: cand.origin,

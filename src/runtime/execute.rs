@@ -139,7 +139,7 @@ pub(crate) async fn execute(
 
 /// Decodes a run that gave an answer, with `denyOnFailure` and a log line for failed exits.
 fn answered(policy: &RunPolicy, hook: &Hook, raw: crate::vocab::Raw, event: CanonicalEvent) -> RunOutcome {
-    let mut o = decode::decode(raw, event, hook.dialect);
+    let mut o = decode::decode_as(raw, event, hook.dialect, policy.fidelity);
     crate::harness::of(hook.dialect).read_for_hook(hook, &mut o);
     if hook.deny_on_failure {
         decode::deny_on_failure(&mut o);

@@ -263,6 +263,7 @@ impl RuntimeOptions {
                 ApprovalScope::Harness
             }),
             drop_in: self.drop_in,
+            fidelity: self.fidelity.unwrap_or_default(),
             // HERMES_ACCEPT_HOOKS read once, as Hermes reads it (`1`, `true`, `yes`, `on`).
             accept_hooks: trust_env.hermes_accept,
             plugins: self.plugins.clone(),

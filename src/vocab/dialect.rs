@@ -120,6 +120,17 @@ pub enum MatcherStyle {
     Full,
 }
 
+impl MatcherStyle {
+    /// The style under `fidelity`: the `listen` contract pins the JavaScript implementation's
+    /// unanchored regular expression where Codex reads a plain name list as exact names.
+    pub fn under(self, fidelity: crate::vocab::Fidelity) -> Self {
+        match (self, fidelity) {
+            (MatcherStyle::ExactOrRegex, crate::vocab::Fidelity::Contract) => MatcherStyle::Regex,
+            (style, _) => style,
+        }
+    }
+}
+
 /// Handler kinds (docs/configuration.md "Handlers").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
