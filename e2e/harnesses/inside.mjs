@@ -139,6 +139,13 @@ function setupLine(k, tmp, mode) {
   ].join('; ')
 }
 
+/** Stops the session's `hookrt serve`, if setupLine started one: no server outlives its check. */
+function stopServe(run) {
+  const f = run && path.join(run, 'serve.pid')
+  const pid = f && fs.existsSync(f) ? Number(fs.readFileSync(f, 'utf8')) : 0
+  if (pid) try { process.kill(pid, 'SIGTERM') } catch {}
+}
+
 const readLines = f => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).flatMap(l => { try { return [JSON.parse(l)] } catch { return [] } }) : [])
 
 /**
@@ -151,9 +158,11 @@ function untrustedCheck(kit) {
   const k = INSIDE[kit]
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hookrt-inside-${kit}-`))
   const problems = []
+  let session
   try {
     const env = { ...k.env, ...k.untrusted, HOOKRT_SETUP: setupLine({ ...k, files: k.untrustedFiles ?? k.files }, tmp, UNTRUSTED), XDG_STATE_HOME: '', XDG_RUNTIME_DIR: '', HOOKRT_SOCKET: '' }
-    const { run, printout } = runScenario(kit, 'S1', tmp, env)
+    session = runScenario(kit, 'S1', tmp, env)
+    const { run, printout } = session
     if (!fs.existsSync(path.join(run, 'hookrt-install.txt'))) return [`hookrt install did not run:\n${printout.slice(-1500)}`]
     if (fs.existsSync(path.join(run, 'guard-ran-in'))) problems.push('the native guard of an untrusted project ran')
     const history = readLines(path.join(run, 'home', '.local', 'state', 'hookrt', 'history.jsonl'))
@@ -170,6 +179,7 @@ function untrustedCheck(kit) {
   } catch (e) {
     problems.push(String(e.message ?? e).slice(0, 2000))
   } finally {
+    stopServe(session?.run)
     if (process.env.HOOKRT_E2E_KEEP) console.log(`kept ${tmp}`)
     else fs.rmSync(tmp, { recursive: true, force: true })
   }
@@ -190,6 +200,7 @@ async function insideCheck(kit, mode) {
   const k = INSIDE[kit]
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hookrt-inside-${kit}-`))
   const problems = []
+  let session
   try {
     const env = { ...k.env, HOOKRT_SETUP: setupLine(k, tmp, mode), XDG_STATE_HOME: '', XDG_RUNTIME_DIR: '', HOOKRT_SOCKET: '' }
     if (mode === HTTP) {
@@ -199,7 +210,8 @@ async function insideCheck(kit, mode) {
       fs.writeFileSync(path.join(tmp, 'state', 'hookrt', 'serve-http.json'), JSON.stringify({ port: await freePort(), token }))
       env.EXTRA_ENV = `HOOKRT_TOKEN=${token}`
     }
-    const { run, printout } = runScenario(kit, 'S1', tmp, env)
+    session = runScenario(kit, 'S1', tmp, env)
+    const { run, printout } = session
     if (!fs.existsSync(path.join(run, 'hookrt-install.txt'))) return [`hookrt install did not run:\n${printout.slice(-1500)}`]
     const mock = fs.existsSync(path.join(run, KITS[kit].mock)) ? fs.readFileSync(path.join(run, KITS[kit].mock), 'utf8') : ''
     if (!fs.existsSync(path.join(run, 'proj', 'scratch'))) problems.push('the tool ran: ./scratch is gone')
@@ -221,9 +233,6 @@ async function insideCheck(kit, mode) {
     if (!ranIn.length) problems.push('the native guard never ran')
     if ((mode === 'serve' || mode === HTTP) && ranIn.some(pid => pid !== servePid)) problems.push(`the guard ran outside hookrt serve (${ranIn} vs ${servePid})`)
     if (mode === 'serve killed mid-session' && ranIn.some(pid => pid === servePid)) problems.push('the guard ran in the killed server')
-    if (servePid) {
-      try { process.kill(servePid, 'SIGTERM') } catch {}
-    }
     // Uninstall: the harness's files as they were before the install.
     const homeEnv = { CODEX_HOME: path.join(run, 'home', '.codex'), HERMES_HOME: path.join(run, 'home', '.hermes'), XDG_STATE_HOME: mode === HTTP ? path.join(tmp, 'state') : '' }
     const u = spawnSync(NATIVE, ['uninstall', k.harness, '--scope', k.scope, '--cwd', path.join(run, 'proj'), '--home', path.join(run, 'home')],
@@ -239,6 +248,7 @@ async function insideCheck(kit, mode) {
   } catch (e) {
     problems.push(String(e.message ?? e).slice(0, 2000))
   } finally {
+    stopServe(session?.run)
     fs.rmSync(tmp, { recursive: true, force: true })
   }
   return problems.map(p => `${kit} (${mode}): ${p}`)

@@ -208,19 +208,21 @@ impl Hook {
         }
     }
 
-    /// Identity for de-duplication across files: the same event, reach, matcher, handler and
-    /// timeout from two files run once (docs/configuration.md).
+    /// Identity for de-duplication across files: the same event, reach, matcher, handler,
+    /// timeout and name (Gemini keys its hooks on `name:command`) from two files run once
+    /// (docs/configuration.md).
     pub fn identity(&self) -> String {
         let t = self.timeout.map(|t| t.to_string()).unwrap_or_default();
         let h = serde_json::to_string(&self.handler).unwrap_or_default();
         format!(
-            "{:?}\u{0}{}\u{0}{:?}\u{0}{}\u{0}{}\u{0}{}",
+            "{:?}\u{0}{}\u{0}{:?}\u{0}{}\u{0}{}\u{0}{}\u{0}{}",
             self.origin,
             self.canonical.as_str(),
             self.tool_result,
             self.matcher_text.as_deref().unwrap_or("*"),
             h,
-            t
+            t,
+            self.harness.name.as_deref().unwrap_or("")
         )
     }
 }

@@ -259,9 +259,17 @@ pub(crate) trait Harness: Sync {
     /// What the harness decides once a run is in, beyond reading its answer.
     fn settle(&self, _hook: &Hook, _out: &mut RunOutcome, _loop_count: u32) {}
 
-    /// Whether the harness shows only the first block's reason when several of its hooks block
-    /// (Hermes runs every hook and keeps the first message); by default every reason is joined.
-    fn first_block_wins(&self) -> bool {
+    /// The key under which the harness runs a hook once per event fire, whatever matcher
+    /// group or file it came from (Gemini's `hookPlanner.ts` `deduplicateHooks`); `None`: the
+    /// load-time rule alone (identical handlers from different files run once).
+    fn once_per_fire(&self, _hook: &Hook) -> Option<String> {
+        None
+    }
+
+    /// Whether the harness shows only the first block's reason, in configured order, when
+    /// several of its hooks block on `event` (Hermes everywhere, Codex on PreToolUse); by
+    /// default every reason is joined.
+    fn first_block_wins(&self, _event: CanonicalEvent) -> bool {
         false
     }
 

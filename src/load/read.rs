@@ -104,6 +104,9 @@ impl<'a> Reader<'a> {
         let out =
             consent::Out { diagnostics: &mut self.diagnostics, listed: &mut self.listed, skipped: &mut self.skipped };
         match h.consent() {
+            // A file the user named (`configPath`, `--config`) is their own choice: its hooks
+            // run, as dsh's Codex bridge runs the file it is pointed at.
+            _ if self.opts.require_approval == ApprovalScope::Harness && cand.scope == Scope::Explicit => {}
             _ if self.opts.require_approval == ApprovalScope::Harness => {
                 let verdicts = verdicts.unwrap_or_default();
                 consent::gate_harness(cand, (first, verdicts), (&mut self.hooks, &self.opts.cwd), &self.consent, out);

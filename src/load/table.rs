@@ -91,9 +91,21 @@ impl HookTable {
                 && subject.map(tools::claude_name).filter(|c| Some(*c) != subject).is_some_and(|c| try_name(Some(c))))
     }
 
-    /// The hooks that run for a dispatch, in configuration order.
+    /// The hooks that run for a dispatch, in configuration order; of the hooks a harness
+    /// runs once per event fire (Gemini's `name:command`), only the first.
     pub fn plan(&self, ev: DispatchEvent, subject: Option<&str>) -> Vec<Arc<Hook>> {
-        self.selected(ev, subject).cloned().collect()
+        let mut seen: Vec<(crate::vocab::Dialect, String)> = Vec::new();
+        self.selected(ev, subject)
+            .filter(|h| match crate::harness::of(h.dialect).once_per_fire(h) {
+                Some(key) if seen.iter().any(|(d, k)| *d == h.dialect && *k == key) => false,
+                Some(key) => {
+                    seen.push((h.dialect, key));
+                    true
+                }
+                None => true,
+            })
+            .cloned()
+            .collect()
     }
 
     /// Whether any hook runs (or an outbound webhook wants the event), without allocating:

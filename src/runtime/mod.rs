@@ -382,7 +382,7 @@ fn settle(runs: &mut [Run], ctx: &DispatchCtx) {
             r.outcome.update_input = Some(h.update_input(ctx.payload.get("tool_input"), u));
         }
         h.settle(&r.hook, &mut r.outcome, ctx.loop_count);
-        if r.outcome.decision == Some(crate::vocab::Decision::Deny) && h.first_block_wins() {
+        if r.outcome.decision == Some(crate::vocab::Decision::Deny) && h.first_block_wins(ctx.canonical) {
             // a later block of the same harness still blocks, but says nothing more
             if blocked.contains(&r.hook.dialect) {
                 r.outcome.reason = None;

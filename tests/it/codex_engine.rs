@@ -144,3 +144,56 @@ fn a_block_without_a_reason_blocks_nothing() {
         assert_eq!(decode(raw, event, Dialect::Codex).decision, None, "exit 2 on {event:?}");
     }
 }
+
+/// A project `.codex/hooks.json` with these hooks, dispatched once.
+async fn codex_dispatch(hooks: serde_json::Value, event: &str, payload: serde_json::Value) -> serde_json::Value {
+    let p = crate::common::Project::new();
+    p.write("proj/.codex/hooks.json", &json!({ "hooks": hooks }).to_string());
+    crate::common::to_json(&crate::common::dispatch(&p.runtime(), event, payload).await)
+}
+
+/// `events/common.rs` `unsupported_events_ignore_matchers`: `matcher_pattern_for_event` gives
+/// no matcher on UserPromptSubmit and Stop, so their hooks run whatever the matcher says.
+#[tokio::test]
+async fn unsupported_events_ignore_matchers() {
+    for (event, matcher, payload) in [
+        ("UserPromptSubmit", "^hello", json!({"prompt": "bye"})),
+        ("Stop", "^done$", json!({"stop_hook_active": false})),
+    ] {
+        let hooks = json!({ event: [{"matcher": matcher, "hooks": [{"type": "command", "command": "true"}]}] });
+        let r = codex_dispatch(hooks, event, payload).await;
+        assert_eq!(r["runs"].as_array().map(Vec::len), Some(1), "{event}: {r}");
+    }
+}
+
+/// `events/common.rs` `supported_events_keep_matchers`: SessionStart's matcher still selects.
+#[tokio::test]
+async fn supported_events_keep_matchers() {
+    let hooks =
+        json!({"SessionStart": [{"matcher": "startup|resume", "hooks": [{"type": "command", "command": "true"}]}]});
+    let r = codex_dispatch(hooks.clone(), "SessionStart", json!({"source": "clear"})).await;
+    assert_eq!(r["runs"].as_array().map(Vec::len).unwrap_or(0), 0, "{r}");
+    let r = codex_dispatch(hooks, "SessionStart", json!({"source": "resume"})).await;
+    assert_eq!(r["runs"].as_array().map(Vec::len), Some(1), "{r}");
+}
+
+/// `events/pre_tool_use.rs` `run`: `block_reason = results.iter().find_map(..)` — of several
+/// blocking hooks, the first in configured order gives the reason.
+#[tokio::test]
+async fn pre_tool_use_takes_the_first_blocking_reason_in_configured_order() {
+    let deny = |why: &str| json!({"type": "command", "command": format!("sleep 0.{}; echo {why} >&2; exit 2", if why == "first" { 3 } else { 0 })});
+    let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [deny("first"), deny("second")]}]});
+    let r = codex_dispatch(hooks, "PreToolUse", json!({"tool_name": "Bash", "tool_input": {"command": "ls"}})).await;
+    assert_eq!(r["outcome"]["decision"], "deny", "{r}");
+    assert_eq!(r["outcome"]["reason"], "first", "{r}");
+}
+
+/// `events/stop.rs` `aggregate_results`: a Stop's block reasons are all kept, joined by a
+/// blank line (`common::join_text_chunks`).
+#[tokio::test]
+async fn stop_joins_every_block_reason() {
+    let block = |why: &str| json!({"type": "command", "command": format!("echo {why} >&2; exit 2")});
+    let hooks = json!({"Stop": [{"hooks": [block("one"), block("two")]}]});
+    let r = codex_dispatch(hooks, "Stop", json!({"stop_hook_active": false})).await;
+    assert_eq!(r["outcome"]["reason"], "one\n\ntwo", "{r}");
+}

@@ -276,3 +276,24 @@ async fn doctor_names_the_hooks_a_harness_would_skip_and_why() {
     assert!(out.contains("1 hook(s), 1 with problems (1 skipped for trust)"), "{out}");
     assert_eq!(code, 1);
 }
+
+/// A file the user names (`configPath`, `--config`) is their own choice, as dsh's Codex bridge
+/// runs the `hooks.json` it is pointed at: its hooks run without Codex's trusted hash, while the
+/// same file found by discovery keeps Codex's rule.
+#[tokio::test]
+async fn an_explicitly_named_codex_file_runs_without_codex_trust() {
+    let p = Project::new();
+    codex_project(&p, "echo named");
+    let file = p.path("proj/.codex/hooks.json");
+    let opts = RuntimeOptions {
+        config_path: Some(file.clone()),
+        require_hook_approval: None,
+        dialect: Some(hookrt::Dialect::Codex),
+        ..p.options()
+    };
+    let rt = Runtime::with_env(&opts, &|_| None).unwrap();
+    assert_eq!(running(&rt), ["echo named"], "{:?}", warnings(&rt));
+    // Discovered, the same file is gated by Codex's trust.
+    let rt = runtime(&p, None, &[]);
+    assert!(running(&rt).is_empty(), "{:?}", running(&rt));
+}

@@ -3,7 +3,7 @@
 // Usage in a hook entry:  node /abs/recorder.mjs <eventName> [tag]
 // Log:  $RECORDER_LOG (default ./recorder.jsonl): one JSON line per call.
 // Mode: control file $RECORDER_CTL (JSON {"<event>":"<mode>","<event>:<tag>":"<mode>","*":"<mode>"}), else
-//   $RECORDER_MODE, else allow.  allow | exit2 | json-deny | context | update-input | stop-block | sleep | exit1
+//   $RECORDER_MODE, else allow.  allow | exit2 | exit2-silent | exit2-json-stderr | exit2-json-note | json-deny | context | update-input | stop-block | sleep | exit1
 // The answers are Claude Code's: exit 2 with the reason on stderr, `hookSpecificOutput.permissionDecision`,
 // `hookSpecificOutput.additionalContext`, `hookSpecificOutput.updatedInput`, `{"decision":"block"}`.
 import fs from 'node:fs'
@@ -32,6 +32,10 @@ function answer() {
     case 'allow': return { code: 0 }
     case 'exit1': return { code: 1, stderr: 'oops' }
     case 'exit2': return { code: 2, stderr: 'blocked by recorder' }
+    case 'exit2-silent': return { code: 2 } // exit 2, nothing on stderr
+    // exit 2 with a JSON object on stderr: Qwen reads it as the answer
+    case 'exit2-json-stderr': return { code: 2, stderr: JSON.stringify(hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' })) }
+    case 'exit2-json-note': return { code: 2, stderr: JSON.stringify({ systemMessage: 'note from recorder' }) }
     case 'sleep': return { code: 0, sleep: 5000 }
     case 'json-deny': return { code: 0, stdout: hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' }) }
     case 'context': return { code: 0, stdout: hso({ additionalContext: 'CONTEXT-FROM-HOOK' }) }

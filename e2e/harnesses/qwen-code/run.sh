@@ -5,11 +5,12 @@
 #   S5 context@UserPromptSubmit | S6 update-input@PreToolUse | S7 stop-block@Stop | S8 sleep@PreToolUse (timeout 1 s)
 #   S9 exit1@PreToolUse | S10 matchers (run_shell_command, Bash, read_file, run_shell.*)
 #   S11 legacy millisecond timeout: sleep@PreToolUse with "timeout": 1500 (read as 1.5 s)
+#   S12 exit 2 with an empty stderr | S13 exit 2 with a JSON deny on stderr | S14 exit 2 with a JSON object without a decision on stderr
 # Env: QWEN_E2E_DIR (install dir from setup.sh), RUNS (scratch root; the session folder is $RUNS/<scenario>),
 #      CAPTURES (where the logs are copied), UNSHARE=1 (run mock + harness inside `unshare -n`, loopback only),
 #      HOOKRT_SETUP (hookrt's e2e: a command run once the session's files are written, before the harness starts)
 set -u
-SC=${1:?usage: run.sh <S1..S11>}
+SC=${1:?usage: run.sh <S1..S14>}
 KIT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 abspath() { case "$1" in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
 D=$(abspath "${QWEN_E2E_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/harness-e2e/qwen-code}")
@@ -39,6 +40,9 @@ case $SC in
   S9) CTL='{"PreToolUse":"exit1"}' ;;
   S10) CTL='{}'; LAYOUT=matchers ;;
   S11) CTL='{"PreToolUse":"sleep"}'; PRE_TIMEOUT=1500 ;;
+  S12) CTL='{"PreToolUse":"exit2-silent"}' ;;
+  S13) CTL='{"PreToolUse":"exit2-json-stderr"}' ;;
+  S14) CTL='{"PreToolUse":"exit2-json-note"}' ;;
   *) echo "unknown scenario $SC"; exit 2 ;;
 esac
 echo "$CTL" > "$RUN/ctl.json"

@@ -70,6 +70,12 @@ impl Harness for Codex {
         MatcherStyle::ExactOrRegex
     }
 
+    /// `pre_tool_use.rs` keeps the first blocking reason in configured order; its `Stop` joins
+    /// every block's reason with a blank line, as the default fold does.
+    fn first_block_wins(&self, event: CanonicalEvent) -> bool {
+        event == E::ToolBefore
+    }
+
     fn discovery(&self) -> Discovery {
         Discovery::Family
     }

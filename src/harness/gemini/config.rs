@@ -6,7 +6,7 @@
 use crate::config::entry::{self, Entry, Unit};
 use crate::config::{FileCtx, LoadSink, Matcher};
 use crate::harness::gemini::DEFAULT_TIMEOUT_MS;
-use crate::vocab::{EventSpec, MatcherStyle, Order, Severity};
+use crate::vocab::{CanonicalEvent, EventSpec, MatcherStyle, Order, Severity};
 use serde_json::{Map, Value};
 
 /// Keys of the `hooks` object that are settings, not events (older Gemini versions).
@@ -22,6 +22,13 @@ fn exact(m: &str) -> Matcher {
 
 fn regex_or_exact(m: &str) -> Matcher {
     Matcher::compile(m, MatcherStyle::Regex).unwrap_or_else(|_| exact(m))
+}
+
+/// Whether Gemini matches the event's hooks against a trigger (`hookEventHandler.ts` passes
+/// `{trigger}` for these three only); on the other lifecycle events a matcher is ignored
+/// (`hookPlanner.ts` `matchesContext` with no context).
+fn has_trigger(e: CanonicalEvent) -> bool {
+    matches!(e, CanonicalEvent::SessionStart | CanonicalEvent::SessionEnd | CanonicalEvent::CompactBefore)
 }
 
 /// Parses a Gemini file; returns the number of groups accepted.
@@ -77,8 +84,16 @@ fn parse_group(
     sink: &mut LoadSink,
 ) -> bool {
     let (ctx, event) = (group.ctx, group.event);
-    let compile: fn(&str) -> Matcher = if spec.matcher { regex_or_exact } else { exact };
+    let compile: fn(&str) -> Matcher = match spec.matcher {
+        true => regex_or_exact,
+        false if has_trigger(spec.canonical) => exact,
+        false => |_| Matcher::All,
+    };
     let Some((matcher_text, matcher)) = group.matcher(sink, spec.canonical, Some(compile)) else { return false };
+    if matcher_text.as_deref().is_some_and(|m| !Matcher::is_match_all(m)) && matches!(matcher, Matcher::All) {
+        let m = format!("matcher has no effect on {event}: Gemini CLI runs its hooks whatever the matcher says");
+        group.diag(sink, Severity::Warning, &m);
+    }
     *sequential |= group.flag(sink, "sequential");
     let Some(entries) = group.obj.get("hooks").and_then(Value::as_array) else {
         group.diag(sink, Severity::Error, "hooks must be an array");

@@ -126,6 +126,12 @@ impl Harness for Gemini {
         }
     }
 
+    /// `getHookKey`: the hook's `name` and command.
+    fn once_per_fire(&self, hook: &Hook) -> Option<String> {
+        let command = hook.command_text().unwrap_or_default();
+        Some(format!("{}:{command}", hook.harness.name.as_deref().unwrap_or("")))
+    }
+
     /// `tool_input` answers merge with and override the arguments they were given.
     fn update_input(&self, original: Option<&Value>, update: Value) -> Value {
         merge_input(original, update)

@@ -126,7 +126,7 @@ impl Harness for Hermes {
         vec![("HERMES_HOME".into(), home.display().to_string()), ("HERMES_SESSION_ID".into(), e.session_id.to_owned())]
     }
 
-    fn first_block_wins(&self) -> bool {
+    fn first_block_wins(&self, _event: CanonicalEvent) -> bool {
         true
     }
 

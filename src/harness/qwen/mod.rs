@@ -126,6 +126,31 @@ impl Harness for Qwen {
         v
     }
 
+    /// Exit 2 reads stderr only (`hookRunner.ts`): a JSON object there (or a JSON string
+    /// holding one) is the hook's answer, like stdout's on exit 0; other text is the reason of a
+    /// deny; an empty stderr gives no output at all, so nothing is decided.
+    fn read_run(&self, code: Option<i32>, event: E, _stdout: &str, stderr: &str, out: &mut RunOutcome) -> bool {
+        if code != Some(2) {
+            return false;
+        }
+        let text = stderr.trim();
+        if text.is_empty() {
+            return true;
+        }
+        let parsed = match serde_json::from_str::<Value>(text) {
+            Ok(Value::String(inner)) => serde_json::from_str::<Value>(&inner).ok(),
+            other => other.ok(),
+        };
+        if let Some(Value::Object(obj)) = parsed {
+            out.answered = true;
+            self.read_answer(&crate::harness::answer_for(&obj, event), event, out);
+        } else {
+            out.decision = Some(crate::vocab::Decision::Deny);
+            out.reason = Some(text.to_owned());
+        }
+        true
+    }
+
     /// Qwen Code 0.24.4's PreToolUse takes a deny, a reason and context, never a rewritten
     /// input (`firePreToolUseHook`; only a PermissionRequest hook's `updatedInput` applies).
     fn read_answer(&self, a: &Answer, event: E, out: &mut RunOutcome) {
