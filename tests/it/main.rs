@@ -18,6 +18,7 @@ mod fuzz;
 mod gemini_engine;
 mod harness_trust;
 mod harnesses;
+mod hermes_engine;
 mod history;
 mod process;
 mod qwen_engine;

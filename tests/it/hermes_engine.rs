@@ -1,0 +1,181 @@
+//! Hermes Agent's own shell-hook rules (NousResearch/hermes-agent `agent/shell_hooks.py` as the
+//! 0.19.0 wheel the kit installs ships it: `_make_callback`, `_parse_response`,
+//! `ShellHookSpec.matches_tool`), ported: each case names the upstream code it holds.
+
+use crate::common::*;
+use hookrt::{decode, CanonicalEvent as E, Decision, Dialect, Raw, Runtime};
+use serde_json::json;
+
+fn run(event: E, code: i32, stdout: &str, stderr: &str) -> (Option<Decision>, Option<String>, Vec<String>) {
+    let raw = Raw { exit_code: Some(code), stdout: stdout.into(), stderr: stderr.into(), truncated: false };
+    let o = decode(raw, event, Dialect::Hermes);
+    let decision = o.decision.filter(|d| *d != Decision::Allow);
+    (decision, o.reason, o.contexts)
+}
+
+struct Case {
+    upstream: &'static str,
+    event: E,
+    code: i32,
+    stdout: &'static str,
+    stderr: &'static str,
+    deny: Option<&'static str>,
+    context: Option<&'static str>,
+}
+
+const fn case(upstream: &'static str, event: E, code: i32, stdout: &'static str) -> Case {
+    Case { upstream, event, code, stdout, stderr: "", deny: None, context: None }
+}
+
+const CASES: &[Case] = &[
+    Case {
+        deny: Some("no"),
+        ..case(
+            "_parse_response: pre_tool_call {action: block, message}",
+            E::ToolBefore,
+            0,
+            r#"{"action":"block","message":"no"}"#,
+        )
+    },
+    Case {
+        deny: Some("why"),
+        ..case(
+            "_parse_response: Claude's {decision: block, reason} is translated",
+            E::ToolBefore,
+            0,
+            r#"{"decision":"block","reason":"why"}"#,
+        )
+    },
+    Case {
+        deny: Some("msg"),
+        ..case(
+            "_block_message: action:block prefers message over reason",
+            E::ToolBefore,
+            0,
+            r#"{"action":"block","message":"msg","reason":"why"}"#,
+        )
+    },
+    Case {
+        deny: Some("why"),
+        ..case(
+            "_block_message: decision:block prefers reason over message",
+            E::ToolBefore,
+            0,
+            r#"{"decision":"block","message":"msg","reason":"why"}"#,
+        )
+    },
+    Case {
+        deny: Some("Blocked by shell hook."),
+        ..case(
+            "_block_message: a block without a message gets _DEFAULT_BLOCK_MESSAGE",
+            E::ToolBefore,
+            0,
+            r#"{"action":"block"}"#,
+        )
+    },
+    Case {
+        deny: Some("why"),
+        ..case(
+            "_make_callback: a non-zero exit only logs; stdout is still parsed",
+            E::ToolBefore,
+            1,
+            r#"{"decision":"block","reason":"why"}"#,
+        )
+    },
+    Case {
+        stderr: "blocked",
+        ..case("_make_callback (0.19.0): exit 2 with stderr blocks nothing", E::ToolBefore, 2, "")
+    },
+    case("_parse_response: stdout that is not JSON is ignored", E::ToolBefore, 0, "block"),
+    case("_parse_response: a JSON array is ignored", E::ToolBefore, 0, r#"[{"action":"block"}]"#),
+    case(
+        "_parse_response: Claude's permissionDecision is not read",
+        E::ToolBefore,
+        0,
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"x"}}"#,
+    ),
+    case("_parse_response: post_tool_call blocks nothing", E::ToolAfter, 0, r#"{"decision":"block","reason":"x"}"#),
+    Case {
+        context: Some("remember this"),
+        ..case("_parse_response: pre_llm_call {context}", E::PromptSubmit, 0, r#"{"context":"remember this"}"#)
+    },
+    case("_parse_response: a blank context is nothing", E::PromptSubmit, 0, r#"{"context":"   "}"#),
+    Case {
+        deny: Some("run the tests"),
+        ..case(
+            "_parse_response: pre_verify continue with a message keeps going",
+            E::TurnStop,
+            0,
+            r#"{"action":"continue","message":" run the tests "}"#,
+        )
+    },
+    Case {
+        deny: Some("again"),
+        ..case(
+            "_parse_response: pre_verify Claude-style decision:block with a reason",
+            E::TurnStop,
+            0,
+            r#"{"decision":"Block","reason":"again"}"#,
+        )
+    },
+    case(
+        "_parse_response: pre_verify continue without a message is a no-op",
+        E::TurnStop,
+        0,
+        r#"{"action":"continue"}"#,
+    ),
+];
+
+#[test]
+fn hermes_answer_cases() {
+    let mut failed = Vec::new();
+    for c in CASES {
+        let (decision, reason, contexts) = run(c.event, c.code, c.stdout, c.stderr);
+        let got_deny = (decision == Some(Decision::Deny)).then_some(reason.as_deref().unwrap_or(""));
+        let got_context = contexts.first().map(String::as_str);
+        if got_deny != c.deny || got_context != c.context {
+            failed.push(format!("{}: hookrt deny {got_deny:?} context {got_context:?}", c.upstream));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// `ShellHookSpec.__post_init__` and `matches_tool`: a matcher is stripped, must match the whole
+/// tool name (`fullmatch`), falls back to equality when it is not a regex, and counts only on
+/// `pre_tool_call`/`post_tool_call`.
+#[tokio::test]
+async fn hermes_matchers() {
+    let p = Project::new();
+    let hook = |m: &str, tag: &str| format!("    - command: \"true {tag}\"\n      matcher: \"{m}\"\n");
+    let config = format!(
+        "hooks:\n  pre_tool_call:\n{}{}{}{}  on_session_start:\n{}",
+        hook("term", "partial"),
+        hook(" terminal ", "padded"),
+        hook("termin(al", "literal"),
+        hook("term.*", "regex"),
+        hook("nothing", "session"),
+    );
+    p.write("hh/config.yaml", &config);
+    let env = [
+        ("HERMES_HOME".to_owned(), p.path("hh").display().to_string()),
+        ("HERMES_ACCEPT_HOOKS".to_owned(), "1".to_owned()),
+    ];
+    let rt =
+        Runtime::with_env(&p.options(), &move |k| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())).unwrap();
+    let ran = |r: serde_json::Value| -> Vec<String> {
+        r["runs"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|x| x["hook"]["command"].as_str().unwrap_or("").replace("true ", ""))
+            .collect()
+    };
+    let r = to_json(&dispatch(&rt, "pre_tool_call", json!({"tool_name": "terminal", "args": {"command": "ls"}})).await);
+    assert_eq!(ran(r), ["padded", "regex"]);
+    let r = to_json(&dispatch(&rt, "pre_tool_call", json!({"tool_name": "termin(al"})).await);
+    // (`term.*` matches that whole name too)
+    assert_eq!(ran(r), ["literal", "regex"]);
+    let r = to_json(&dispatch(&rt, "on_session_start", json!({"session_id": "s"})).await);
+    assert_eq!(ran(r), ["session"]);
+}
