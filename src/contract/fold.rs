@@ -59,7 +59,13 @@ impl Outcome {
 }
 
 /// Folds runs given in configuration order; the result never depends on completion order.
-pub(crate) fn fold<'a>(runs: impl IntoIterator<Item = &'a RunOutcome> + Clone, event: CanonicalEvent) -> Outcome {
+/// Reasons of the winning decision are joined with `separator` (a blank line by default; Gemini
+/// CLI and Qwen Code join them with a newline).
+pub(crate) fn fold<'a>(
+    runs: impl IntoIterator<Item = &'a RunOutcome> + Clone,
+    event: CanonicalEvent,
+    separator: &str,
+) -> Outcome {
     let mut out = Outcome::empty();
     let decision = runs.clone().into_iter().filter_map(|r| r.decision).max().unwrap_or(Decision::None);
     for r in runs {
@@ -81,7 +87,7 @@ pub(crate) fn fold<'a>(runs: impl IntoIterator<Item = &'a RunOutcome> + Clone, e
         if matches!(decision, Decision::Deny | Decision::Defer | Decision::Ask) && r.decision == Some(decision) {
             if let Some(reason) = r.reason.as_deref().filter(|s| !s.is_empty()) {
                 out.reason = Some(match out.reason.take() {
-                    Some(prev) => format!("{prev}\n\n{reason}"),
+                    Some(prev) => format!("{prev}{separator}{reason}"),
                     None => reason.to_owned(),
                 });
             }
@@ -114,10 +120,10 @@ mod tests {
             r(Some(Decision::Deny), None),
             r(Some(Decision::Deny), Some("d2")),
         ];
-        let o = fold(&runs, CanonicalEvent::ToolBefore);
+        let o = fold(&runs, CanonicalEvent::ToolBefore, "\n\n");
         assert_eq!(o.decision, Decision::Deny);
         assert_eq!(o.reason.as_deref(), Some("d1\n\nd2"));
-        let o = fold(&runs[..1], CanonicalEvent::ToolBefore);
+        let o = fold(&runs[..1], CanonicalEvent::ToolBefore, "\n\n");
         assert_eq!((o.decision, o.reason), (Decision::Allow, None));
     }
 
@@ -130,10 +136,10 @@ mod tests {
         b.stop_reason = Some("second".into());
         b.plain_stdout = Some("plain".into());
         b.contexts = vec!["structured".into()];
-        let o = fold(&[a.clone(), b.clone()], CanonicalEvent::SessionStart);
+        let o = fold(&[a.clone(), b.clone()], CanonicalEvent::SessionStart, "\n\n");
         assert!(o.stop && o.stop_reason.is_none());
         assert_eq!(o.contexts, vec!["structured", "plain"]);
-        let o = fold(&[b], CanonicalEvent::ToolAfter);
+        let o = fold(&[b], CanonicalEvent::ToolAfter, "\n\n");
         assert_eq!(o.contexts, vec!["structured"]);
     }
 
@@ -142,11 +148,13 @@ mod tests {
         let o = fold(
             &[r(Some(Decision::Ask), Some("a")), r(Some(Decision::Defer), Some("later"))],
             CanonicalEvent::ToolBefore,
+            "\n\n",
         );
         assert_eq!((o.decision, o.reason.as_deref()), (Decision::Defer, Some("later")));
         let o = fold(
             &[r(Some(Decision::Defer), Some("later")), r(Some(Decision::Deny), Some("no"))],
             CanonicalEvent::ToolBefore,
+            "\n\n",
         );
         assert_eq!((o.decision, o.reason.as_deref()), (Decision::Deny, Some("no")));
     }
@@ -160,7 +168,7 @@ mod tests {
         b.fields.session_title = Some("two".into());
         b.fields.watch_paths = Some(vec!["/b".into()]);
         b.fields.reload_skills = true;
-        let o = fold(&[a, b], CanonicalEvent::SessionStart);
+        let o = fold(&[a, b], CanonicalEvent::SessionStart, "\n\n");
         assert_eq!(o.fields.session_title.as_deref(), Some("one"));
         assert_eq!(o.fields.watch_paths, Some(vec!["/a".to_string(), "/b".to_string()]));
         assert!(o.fields.reload_skills);
@@ -168,11 +176,11 @@ mod tests {
 
     #[test]
     fn deny_downgraded_on_non_blockable_but_ask_passes() {
-        let o = fold(&[r(Some(Decision::Deny), Some("x"))], CanonicalEvent::ToolAfter);
+        let o = fold(&[r(Some(Decision::Deny), Some("x"))], CanonicalEvent::ToolAfter, "\n\n");
         assert_eq!(o.decision, Decision::None);
         assert_eq!((o.raw_decision, o.raw_reason.as_deref(), o.downgraded), (Some(Decision::Deny), Some("x"), true));
         assert_eq!(o.reason, None);
-        let o = fold(&[r(Some(Decision::Ask), Some("q"))], CanonicalEvent::Notice);
+        let o = fold(&[r(Some(Decision::Ask), Some("q"))], CanonicalEvent::Notice, "\n\n");
         assert_eq!((o.decision, o.downgraded), (Decision::Ask, false));
     }
 }

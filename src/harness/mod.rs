@@ -259,6 +259,12 @@ pub(crate) trait Harness: Sync {
     /// What the harness decides once a run is in, beyond reading its answer.
     fn settle(&self, _hook: &Hook, _out: &mut RunOutcome, _loop_count: u32) {}
 
+    /// What the harness puts between the reasons of several hooks that decided alike
+    /// (`hookAggregator.ts` in Gemini CLI and Qwen Code: a newline).
+    fn reason_separator(&self) -> &'static str {
+        "\n\n"
+    }
+
     /// The key under which the harness runs a hook once per event fire, whatever matcher
     /// group or file it came from (Gemini's `hookPlanner.ts` `deduplicateHooks`); `None`: the
     /// load-time rule alone (identical handlers from different files run once).

@@ -283,7 +283,7 @@ impl Runtime {
         settle(&mut runs, &ctx);
         let rewake = delivered.iter().find_map(|d| d.rewake.clone());
         runs.extend(delivered.into_iter().map(|d| d.run));
-        let mut outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical);
+        let mut outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical, reason_separator(&runs));
         outcome.rewake = rewake;
         if let Some(f) = &ctx.env_files {
             outcome.env = f.take_exports();
@@ -390,6 +390,16 @@ fn settle(runs: &mut [Run], ctx: &DispatchCtx) {
                 blocked.push(r.hook.dialect);
             }
         }
+    }
+}
+
+/// How the reasons of these runs are joined: their harness's way when they are all of harnesses
+/// that agree on it, else a blank line.
+fn reason_separator(runs: &[Run]) -> &'static str {
+    let mut seps = runs.iter().map(|r| crate::harness::of(r.hook.dialect).reason_separator());
+    match seps.next() {
+        Some(first) if seps.all(|s| s == first) => first,
+        _ => "\n\n",
     }
 }
 

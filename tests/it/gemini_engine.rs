@@ -185,3 +185,17 @@ async fn an_ignored_matcher_is_reported() {
     let d: Vec<String> = rt.loaded().diagnostics.iter().map(|d| d.message.clone()).collect();
     assert!(d.iter().any(|m| m.contains("matcher has no effect on BeforeAgent")), "{d:?}");
 }
+
+/// `hookAggregator.ts` `mergeWithOrDecision`: every reason is kept, joined by a newline
+/// (recorded in the kit's S19: the model saw both, one per line).
+#[tokio::test]
+async fn several_reasons_are_joined_by_a_newline() {
+    let p = Project::new();
+    let deny = |why: &str| json!({"type": "command", "command": format!("echo '{{\"decision\":\"deny\",\"reason\":\"{why}\"}}'")});
+    p.write(
+        "proj/.gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"hooks": [deny("first"), deny("second")]}]}}).to_string(),
+    );
+    let r = to_json(&dispatch(&p.runtime(), "BeforeTool", json!({"tool_name": "run_shell_command"})).await);
+    assert_eq!(r["outcome"]["reason"], "first\nsecond", "{r}");
+}

@@ -69,6 +69,12 @@ switch (mode) {
   case 'stop-block': out({ decision: 'deny', reason: 'keep going' }); break // documented AfterAgent retry answer
   case 'stop-block-alias': out({ decision: 'block', reason: 'keep going' }); break // Claude-style spelling ("block" is a documented alias)
   case 'sleep': await new Promise(r => setTimeout(r, 5000)); break
+  // the unusual answers (hookrt's S15-S20)
+  case 'exit1-json-deny': out({ decision: 'deny', reason: 'json deny from recorder' }); process.exit(1)
+  case 'exit2-silent': process.exit(2)
+  case 'exit3-plain-stdout': process.stdout.write('plain deny from recorder'); process.exit(3)
+  case 'log-then-json': process.stdout.write('checking...\n' + JSON.stringify({ decision: 'deny', reason: 'json deny from recorder' })); break
+  case 'json-deny-second': out({ decision: 'deny', reason: 'second deny from recorder' }); break
   default: break // allow: exit 0, no output
 }
 process.exit(0)

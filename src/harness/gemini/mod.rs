@@ -126,6 +126,10 @@ impl Harness for Gemini {
         }
     }
 
+    fn reason_separator(&self) -> &'static str {
+        "\n"
+    }
+
     /// `getHookKey`: the hook's `name` and command.
     fn once_per_fire(&self, hook: &Hook) -> Option<String> {
         let command = hook.command_text().unwrap_or_default();

@@ -126,6 +126,10 @@ impl Harness for Qwen {
         v
     }
 
+    fn reason_separator(&self) -> &'static str {
+        "\n"
+    }
+
     /// Exit 2 reads stderr only (`hookRunner.ts`): a JSON object there (or a JSON string
     /// holding one) is the hook's answer, like stdout's on exit 0; other text is the reason of a
     /// deny; an empty stderr gives no output at all, so nothing is decided.
