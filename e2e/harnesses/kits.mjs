@@ -116,7 +116,7 @@ export const KITS = {
     runsVar: 'RUNS',
     netns: { KIT_NETNS: '1' },
     // S11 (consent over several sessions) belongs to the trust records, not to one session's hooks
-    scenarios: ['S1', 'S2', 'S3', 'S3b', 'S4', 'S4b', 'S5', 'S6', 'S7', 'S7b', 'S8', 'S9', 'S10'],
+    scenarios: ['S1', 'S2', 'S3', 'S3b', 'S4', 'S4b', 'S5', 'S6', 'S7', 'S7b', 'S8', 'S9', 'S10', 'S12', 'S13', 'S14', 'S15'],
     // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
     smoke: ['S1', 'S3'],
     variant: () => ({}),

@@ -67,6 +67,15 @@ switch (effective) {
     out(JSON.stringify({ decision: 'block', reason: 'json deny from recorder' })); process.exit(0)
   case 'json-deny-hermes': // Hermes-canonical shape
     out(JSON.stringify({ action: 'block', message: 'json deny from recorder' })); process.exit(0)
+  // the unusual answers (hookrt's S12-S15)
+  case 'exit1-json-deny': // a guard that prints its block and exits 1
+    out(JSON.stringify({ decision: 'block', reason: 'json deny from recorder' })); process.exit(1)
+  case 'log-then-json': // a log line before the JSON
+    out('checking...'); out(JSON.stringify({ decision: 'block', reason: 'json deny from recorder' })); process.exit(0)
+  case 'hso-deny': // Claude Code's own deny shape
+    out(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' } })); process.exit(0)
+  case 'continue-false': // Claude Code's stop-everything answer
+    out(JSON.stringify({ continue: false, stopReason: 'stopped by recorder' })); process.exit(0)
   case 'context': // documented for pre_llm_call (the only shell-hook event that consumes it)
     out(JSON.stringify({ context: 'CONTEXT-FROM-HOOK' })); process.exit(0)
   case 'update-input': // Hermes documents no input rewrite for shell hooks; try the common shapes at once
