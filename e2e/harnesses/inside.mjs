@@ -12,7 +12,9 @@
 // Codex's trusted project, Gemini's and Copilot's trusted folders; Hermes keeps none, so its user
 // approves the project's hooks with hookrt): a project's other hook files run inside a harness
 // only then. Claude Code and Codex also run once untrusted: the tool runs unguarded, and hookrt
-// tells the user which hooks it skipped and how to approve them.
+// tells the user which hooks it skipped and how to approve them. And once with a harmless tool
+// call and a native PostToolUse hook that exits 2: its stderr reaches the model, as the harness
+// shows its own hooks' exit-2 feedback. Every `hookrt serve` a session starts is stopped after it.
 import { spawnSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import net from 'node:net'
@@ -111,16 +113,16 @@ const HTTP = 'http hooks to serve'
 const UNTRUSTED = 'untrusted project'
 
 /** The shell line run.sh runs before the harness starts: the project's files, a snapshot, install. */
-function setupLine(k, tmp, mode) {
+function setupLine(k, tmp, mode, nativeHooks = NATIVE_FILE) {
   const scope = mode === UNTRUSTED ? k.untrustedScope ?? k.scope : k.scope
   // hookrt's state (install records, the http endpoint) in the test's own folder for http mode
   const state = mode === HTTP ? `XDG_STATE_HOME=${q(path.join(tmp, 'state'))} ` : ''
   const agents = path.join(tmp, 'agents.json')
   const nativeFile = path.join(tmp, 'dsh-hooks.json')
   fs.writeFileSync(agents, JSON.stringify(GUARD))
-  const file = structuredClone(NATIVE_FILE)
+  const file = structuredClone(nativeHooks)
   // Every hook notes which process ran it (`$PPID` of its shell): hookrt serve or hookrt hook.
-  file.events['tool:before'][0].hooks[0].command = 'echo $PPID >> "$HOOKRT_E2E_RUN/guard-ran-in"; ' + file.events['tool:before'][0].hooks[0].command
+  if (file.events['tool:before']) file.events['tool:before'][0].hooks[0].command = 'echo $PPID >> "$HOOKRT_E2E_RUN/guard-ran-in"; ' + file.events['tool:before'][0].hooks[0].command
   if (mode === 'serve killed mid-session') {
     file.events['prompt:submit'][0].hooks.unshift({ type: 'shell', command: 'kill -9 "$(cat "$HOOKRT_E2E_RUN/serve.pid")" 2>/dev/null; true' })
   }
@@ -184,6 +186,46 @@ function untrustedCheck(kit) {
     else fs.rmSync(tmp, { recursive: true, force: true })
   }
   return problems.map(p => `${kit} (${UNTRUSTED}): ${p}`)
+}
+
+/** The text a PostToolUse hook run by hookrt gives back (exit 2, stderr), which the model must see. */
+const FEEDBACK = 'FEEDBACK-FROM-HOOKRT'
+/** The harnesses whose PostToolUse hands a hook's exit-2 stderr to the model (Codex's `post_tool_use.rs`
+ * `exit_two_surfaces_feedback_to_model_without_blocking`, Claude Code's exit-2 table). */
+const FEEDBACK_KITS = ['claude-code', 'codex']
+
+/**
+ * A session whose tool runs (the kit's default `echo hi`), with a hookrt-run `tool:after` hook that
+ * exits 2 with a message on stderr: `hookrt hook <harness>` must answer so that the harness shows that
+ * message to the model, as the harness does for its own hooks.
+ */
+function feedbackCheck(kit) {
+  const k = INSIDE[kit]
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hookrt-inside-${kit}-`))
+  const problems = []
+  let session
+  try {
+    const native = { version: 1, events: { 'tool:after': [{ matcher: 'Bash', hooks: [{ type: 'shell', command: `cat > /dev/null; echo '${FEEDBACK}' >&2; exit 2` }] }] } }
+    const env = { ...k.env, HOOKRT_SETUP: setupLine(k, tmp, 'in-process', native), XDG_STATE_HOME: '', XDG_RUNTIME_DIR: '', HOOKRT_SOCKET: '' }
+    // the kit's own harmless tool call instead of the guarded `rm -rf`
+    for (const v of ['MOCK_TOOL_INPUT', 'MOCK_SHELL_COMMAND', 'MOCK_TOOL_ARGS']) delete env[v]
+    session = runScenario(kit, 'S1', tmp, env)
+    const { run, printout } = session
+    if (!fs.existsSync(path.join(run, 'hookrt-install.txt'))) return [`hookrt install did not run:\n${printout.slice(-1500)}`]
+    const mock = fs.existsSync(path.join(run, KITS[kit].mock)) ? fs.readFileSync(path.join(run, KITS[kit].mock), 'utf8') : ''
+    const history = readLines(path.join(run, 'home', '.local', 'state', 'hookrt', 'history.jsonl'))
+    const after = history.filter(h => h.runs.some(r => /\.dsh-hooks\.json$/.test(r.file)))
+    if (!after.length) problems.push('hookrt ran no PostToolUse hook (the tool did not run?)')
+    if (!mock.includes(FEEDBACK)) problems.push("the hook's feedback did not reach the model")
+    console.log(`${kit.padEnd(12)} inside (PostToolUse exit 2): ${after.length} dispatch(es) ran the hook; the model ${mock.includes(FEEDBACK) ? 'saw' : 'did not see'} ${FEEDBACK}${problems.length ? '  <-- ' + problems.length + ' problem(s)' : ''}`)
+  } catch (e) {
+    problems.push(String(e.message ?? e).slice(0, 2000))
+  } finally {
+    stopServe(session?.run)
+    if (process.env.HOOKRT_E2E_KEEP) console.log(`kept ${tmp}`)
+    else fs.rmSync(tmp, { recursive: true, force: true })
+  }
+  return problems.map(p => `${kit} (PostToolUse exit 2): ${p}`)
 }
 
 /** Every file below a folder. */
@@ -276,6 +318,7 @@ export async function insideChecks(kits) {
   for (const kit of kits.filter(k => INSIDE[k])) {
     for (const mode of modesOf(kit)) out.push(...(await insideCheck(kit, mode)))
     if (INSIDE[kit].untrusted) out.push(...untrustedCheck(kit))
+    if (FEEDBACK_KITS.includes(kit)) out.push(...feedbackCheck(kit))
   }
   return out
 }
