@@ -14,7 +14,9 @@
 // only then. Claude Code and Codex also run once untrusted: the tool runs unguarded, and hookrt
 // tells the user which hooks it skipped and how to approve them. And once with a harmless tool
 // call and a native PostToolUse hook that exits 2: its stderr reaches the model, as the harness
-// shows its own hooks' exit-2 feedback. Every `hookrt serve` a session starts is stopped after it.
+// shows its own hooks' exit-2 feedback; and (Codex) once with a Claude Code guard in the project's
+// `.claude/settings.json` that prints a JSON deny and exits 1, which hookrt runs and must block on,
+// as Claude Code does. Every `hookrt serve` a session starts is stopped after it.
 import { spawnSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import net from 'node:net'
@@ -228,6 +230,48 @@ function feedbackCheck(kit) {
   return problems.map(p => `${kit} (PostToolUse exit 2): ${p}`)
 }
 
+/** A Claude Code guard that prints its deny as JSON and exits 1: Claude Code 2.1.332 blocks on it (the
+ * claude-code kit's S14), so hookrt must too wherever it runs that file. */
+const CLAUDE_GUARD = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command:
+  `cat > /dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"CLAUDE GUARD: exit 1 with a JSON deny"}}'; exit 1` }] }] } }
+
+/**
+ * Codex with hookrt installed runs the project's `.claude/settings.json` (Codex never reads it), the
+ * project trusted in Claude Code's record too: the Claude guard above must block the tool there.
+ */
+function claudeGuardCheck(kit) {
+  const k = INSIDE[kit]
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hookrt-inside-${kit}-`))
+  const problems = []
+  let session
+  try {
+    const settings = path.join(tmp, 'claude-settings.json')
+    fs.writeFileSync(settings, JSON.stringify(CLAUDE_GUARD))
+    const claude = [
+      `mkdir -p "$RUN/proj/.claude"`, `cp ${q(settings)} "$RUN/proj/.claude/settings.json"`,
+      `printf '{"projects":{"%s":{"hasTrustDialogAccepted":true}}}' "$RUN/proj" > "$RUN/home/.claude.json"`,
+    ].join('; ')
+    const env = { ...k.env, HOOKRT_SETUP: `${setupLine(k, tmp, 'in-process', { version: 1, events: {} })}; ${claude}`, XDG_STATE_HOME: '', XDG_RUNTIME_DIR: '', HOOKRT_SOCKET: '' }
+    for (const v of ['MOCK_TOOL_INPUT', 'MOCK_SHELL_COMMAND', 'MOCK_TOOL_ARGS']) delete env[v]
+    session = runScenario(kit, 'S1', tmp, env)
+    const { run, printout } = session
+    if (!fs.existsSync(path.join(run, 'hookrt-install.txt'))) return [`hookrt install did not run:\n${printout.slice(-1500)}`]
+    const mock = fs.existsSync(path.join(run, KITS[kit].mock)) ? fs.readFileSync(path.join(run, KITS[kit].mock), 'utf8') : ''
+    const history = readLines(path.join(run, 'home', '.local', 'state', 'hookrt', 'history.jsonl'))
+    const denied = history.flatMap(h => h.runs).filter(r => /\.claude\/settings\.json$/.test(r.file) && r.decision === 'deny')
+    if (!denied.length) problems.push(`hookrt did not deny with the Claude guard: ${JSON.stringify(history.flatMap(h => h.runs.map(r => [r.file, r.decision])))}`)
+    if (!mock.includes('CLAUDE GUARD: exit 1 with a JSON deny')) problems.push("the guard's reason did not reach the model")
+    console.log(`${kit.padEnd(12)} inside (a Claude guard exiting 1 with a JSON deny): hookrt denied ${denied.length}x; the model ${mock.includes('CLAUDE GUARD') ? 'saw' : 'did not see'} its reason${problems.length ? '  <-- ' + problems.length + ' problem(s)' : ''}`)
+  } catch (e) {
+    problems.push(String(e.message ?? e).slice(0, 2000))
+  } finally {
+    stopServe(session?.run)
+    if (process.env.HOOKRT_E2E_KEEP) console.log(`kept ${tmp}`)
+    else fs.rmSync(tmp, { recursive: true, force: true })
+  }
+  return problems.map(p => `${kit} (Claude guard, exit 1 JSON deny): ${p}`)
+}
+
 /** Every file below a folder. */
 function walk(dir) {
   if (!fs.existsSync(dir)) return []
@@ -319,6 +363,7 @@ export async function insideChecks(kits) {
     for (const mode of modesOf(kit)) out.push(...(await insideCheck(kit, mode)))
     if (INSIDE[kit].untrusted) out.push(...untrustedCheck(kit))
     if (FEEDBACK_KITS.includes(kit)) out.push(...feedbackCheck(kit))
+    if (kit === 'codex') out.push(...claudeGuardCheck(kit))
   }
   return out
 }
