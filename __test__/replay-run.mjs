@@ -52,12 +52,13 @@ const DENY_TEXT = {
   'exit2-json-stdout': 'json deny from recorder', 'json-deny-wrong-event': 'json deny from recorder',
   'hso-deny': 'json deny from recorder', 'exit2-json': 'blocked by recorder', 'exit2-json-stderr': 'json deny from recorder',
   'exit3-plain-stdout': 'plain deny from recorder', 'json-deny-second': 'second deny from recorder',
+  'json-deny-slow': 'json deny from recorder',
 }
 // the unusual answers whose effect on the tool the recordings decide (a deny, or nothing)
 const TOOL_GUARDS = [
   'exit2', 'exit1', 'json-deny', 'json-deny-hermes', 'legacy-block', 'continue-false', 'exit1-json-deny',
   'exit2-json-stdout', 'exit2-plain-stdout', 'json-deny-wrong-event', 'exit2-silent', 'hso-deny', 'exit2-json',
-  'exit2-json-stderr', 'exit2-json-note', 'exit3-plain-stdout', 'log-then-json', 'json-deny-second',
+  'exit2-json-stderr', 'exit2-json-note', 'exit3-plain-stdout', 'log-then-json', 'json-deny-second', 'json-deny-slow',
 ]
 const saw = (facts, text) => facts.modelSaw.some(s => s.includes(text))
 

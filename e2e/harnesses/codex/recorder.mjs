@@ -32,10 +32,11 @@ function modeFor(ev) {
   let spec = process.env.RECORDER_MODE
   if (!spec && controlFile && fs.existsSync(controlFile)) spec = fs.readFileSync(controlFile, 'utf8').trim()
   if (!spec) return 'allow'
-  if (spec.startsWith('{')) { const j = JSON.parse(spec); return j[ev] ?? j['*'] ?? 'allow' }
+  // a hook's own label (`PreToolUse[Bash]`) first, then its event
+  if (spec.startsWith('{')) { const j = JSON.parse(spec); return j[label] ?? j[ev] ?? j['*'] ?? 'allow' }
   if (!spec.includes('=')) return spec
   const map = Object.fromEntries(spec.split(/[,\n]/).map(s => s.trim()).filter(Boolean).map(s => s.split('=').map(x => x.trim())))
-  return map[ev] ?? map['*'] ?? 'allow'
+  return map[label] ?? map[ev] ?? map['*'] ?? 'allow'
 }
 const mode = modeFor(event)
 
@@ -87,6 +88,14 @@ switch (mode) {
     else out({ decision: 'block', reason: 'json deny from recorder' })
     break
   case 'legacy-block': out({ decision: 'block', reason: 'json deny from recorder' }); break
+  // the unusual answers (hookrt's X13-X16)
+  case 'json-deny-slow': // the first configured deny, finishing after the second
+    await new Promise(r => setTimeout(r, 1500))
+    out(hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' })); break
+  case 'json-deny-second': out(hso({ permissionDecision: 'deny', permissionDecisionReason: 'second deny from recorder' })); break
+  case 'exit1-json-deny': out(hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' })); process.exit(1)
+  case 'log-then-json': process.stdout.write('checking...\n'); out(hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' })); break
+  case 'exit3-plain-stdout': process.stdout.write('plain deny from recorder\n'); process.exit(3)
   // a deny whose hookEventName names another event
   case 'json-deny-wrong-event': out({ hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' } }); break
   case 'exit2-silent': process.exit(2) // exit 2 with nothing on stderr
