@@ -59,6 +59,7 @@ const TOOL_GUARDS = [
   'exit2', 'exit1', 'json-deny', 'json-deny-hermes', 'legacy-block', 'continue-false', 'exit1-json-deny',
   'exit2-json-stdout', 'exit2-plain-stdout', 'json-deny-wrong-event', 'exit2-silent', 'hso-deny', 'exit2-json',
   'exit2-json-stderr', 'exit2-json-note', 'exit3-plain-stdout', 'log-then-json', 'json-deny-second', 'json-deny-slow',
+  'truncated-json', 'killed',
 ]
 const saw = (facts, text) => facts.modelSaw.some(s => s.includes(text))
 

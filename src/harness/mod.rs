@@ -273,8 +273,8 @@ pub(crate) trait Harness: Sync {
     }
 
     /// Whether the harness shows only the first block's reason, in configured order, when
-    /// several of its hooks block on `event` (Hermes everywhere, Codex on PreToolUse); by
-    /// default every reason is joined.
+    /// several of its hooks block on `event` (Hermes everywhere, Claude Code and Codex on
+    /// PreToolUse); by default every reason is joined.
     fn first_block_wins(&self, _event: CanonicalEvent) -> bool {
         false
     }

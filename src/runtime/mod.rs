@@ -280,7 +280,7 @@ impl Runtime {
         ctx.session = session_facts;
         let plan = self.admit(plan, &ctx, &session);
         let mut runs = self.run_plan(&plan, &ctx, cancel, progress.as_ref(), &session).await?;
-        settle(&mut runs, &ctx);
+        settle(&mut runs, &ctx, self.opts.policy.fidelity);
         let rewake = delivered.iter().find_map(|d| d.rewake.clone());
         runs.extend(delivered.into_iter().map(|d| d.run));
         let mut outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical, reason_separator(&runs));
@@ -373,8 +373,9 @@ impl Runtime {
 }
 
 /// What each harness decides once the runs are in: input updates applied as the harness
-/// applies them, and its own rules (Cursor's `loop_limit`).
-fn settle(runs: &mut [Run], ctx: &DispatchCtx) {
+/// applies them, and its own rules (Cursor's `loop_limit`, the first block's reason alone where
+/// the harness shows only that one — except under the `listen` contract, whose fold joins them).
+fn settle(runs: &mut [Run], ctx: &DispatchCtx, fidelity: crate::vocab::Fidelity) {
     let mut blocked = Vec::new();
     for r in runs.iter_mut() {
         let h = crate::harness::of(r.hook.dialect);
@@ -382,7 +383,10 @@ fn settle(runs: &mut [Run], ctx: &DispatchCtx) {
             r.outcome.update_input = Some(h.update_input(ctx.payload.get("tool_input"), u));
         }
         h.settle(&r.hook, &mut r.outcome, ctx.loop_count);
-        if r.outcome.decision == Some(crate::vocab::Decision::Deny) && h.first_block_wins(ctx.canonical) {
+        if r.outcome.decision == Some(crate::vocab::Decision::Deny)
+            && fidelity != crate::vocab::Fidelity::Contract
+            && h.first_block_wins(ctx.canonical)
+        {
             // a later block of the same harness still blocks, but says nothing more
             if blocked.contains(&r.hook.dialect) {
                 r.outcome.reason = None;

@@ -2,7 +2,7 @@
 //! downgrades (SPEC §8, §9).
 
 use crate::common::*;
-use hookrt::DispatchError;
+use hookrt::{DispatchError, Runtime, RuntimeOptions};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -57,7 +57,14 @@ async fn folding_follows_configuration_order_not_completion_order() {
     let rt = p.runtime();
     let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "Bash"})).await);
     assert_eq!(r["outcome"]["messages"], json!(["slow first", "fast second", "middle third"]));
-    assert_eq!(r["outcome"]["reason"], "r-slow\n\nr-fast");
+    // Claude Code shows the first configured deny's reason alone (the kit's S24) ...
+    assert_eq!(r["outcome"]["reason"], "r-slow");
+    // ... where the `listen` contract joins them in configuration order.
+    let contract = RuntimeOptions { fidelity: Some(hookrt::Fidelity::Contract), ..p.options() };
+    let c = to_json(
+        &dispatch(&Runtime::with_env(&contract, &|_| None).unwrap(), "PreToolUse", json!({"tool_name": "Bash"})).await,
+    );
+    assert_eq!(c["outcome"]["reason"], "r-slow\n\nr-fast");
     let ids: Vec<_> = r["runs"].as_array().unwrap().iter().map(|x| x["hook"]["id"].clone()).collect();
     assert_eq!(
         ids,

@@ -4,7 +4,9 @@
 // The control file (JSON) holds:
 //   { "log": "/abs/hooks.jsonl",       one JSON line appended per call
 //     "mode": "allow",                 allow|exit2|json-deny|context|update-input|stop-block|sleep|exit1|perm-allow|
-//                                      exit1-json-deny|exit2-json-stdout|exit2-plain-stdout
+//                                      exit1-json-deny|exit2-json-stdout|exit2-plain-stdout|truncated-json|
+//                                      log-then-json|exit3-plain-stdout|killed|json-deny-second
+//     "tagModes": {"first": …}      a hook's own mode by its --tag (overrides mode/events)
 //     "events": ["PreToolUse"] }       events the mode applies to (missing/empty: every event); others get allow
 // Env overrides: RECORDER_MODE, RECORDER_EVENTS (comma list), RECORDER_LOG.
 import fs from 'node:fs'
@@ -35,7 +37,8 @@ const EXTRA = ['CLAUDECODE', 'AI_AGENT', 'COREPACK_ENABLE_AUTO_PIN', 'NoDefaultC
 for (const [k, v] of Object.entries(process.env)) if (PREFIXES.some(p => k.startsWith(p)) || EXTRA.includes(k)) env[k] = v
 
 const applies = !events.length || events.includes(event)
-const effMode = applies ? mode : 'allow'
+// a hook's own mode by its tag (two hooks of one event answering differently), else the event's
+const effMode = ctl.tagModes?.[tag] ?? (applies ? mode : 'allow')
 const stateFile = logFile + '.stop-block-done'
 let answer = effMode
 if (effMode === 'stop-block' && fs.existsSync(stateFile)) answer = 'allow (stop-block already used)'
@@ -68,6 +71,19 @@ switch (answer) {
     process.stdout.write(hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' })); process.exit(2)
   case 'exit2-plain-stdout': // exit 2, plain text on stdout, nothing on stderr
     process.stdout.write('blocked by recorder on stdout\n'); process.exit(2)
+  case 'truncated-json': // a JSON deny cut short
+    process.stdout.write(hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' }).slice(0, 60)); process.exit(0)
+  case 'log-then-json': // a log line before the JSON deny
+    process.stdout.write('checking...\n' + hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' })); process.exit(0)
+  case 'exit3-plain-stdout':
+    process.stdout.write('plain deny from recorder\n'); process.exit(3)
+  case 'killed': // killed by a signal (SIGKILL) before answering
+    process.kill(process.pid, 'SIGKILL'); break
+  case 'json-deny-slow': // the first configured deny, finishing after the second
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500)
+    process.stdout.write(hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' })); process.exit(0)
+  case 'json-deny-second':
+    process.stdout.write(hso({ permissionDecision: 'deny', permissionDecisionReason: 'second deny from recorder' })); process.exit(0)
   case 'json-deny':
     process.stdout.write(hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' })); process.exit(0)
   case 'context':

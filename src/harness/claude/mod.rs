@@ -56,6 +56,12 @@ pub(crate) fn parse_member(
 const RULES: GroupRules = GroupRules::seconds(true, true, claude_kinds);
 
 impl Harness for Claude {
+    /// Claude Code 2.1.332 tells the model the first configured deny's reason alone, even when
+    /// that hook finishes last (the kit's S21, S24).
+    fn first_block_wins(&self, event: CanonicalEvent) -> bool {
+        event == CanonicalEvent::ToolBefore
+    }
+
     fn project_trust(&self, p: &crate::harness::trust::ProjectCtx) -> Option<crate::harness::trust::Verdict> {
         Some(trust::project(p))
     }
