@@ -152,6 +152,37 @@ function stopServe(run) {
 
 const readLines = f => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).flatMap(l => { try { return [JSON.parse(l)] } catch { return [] } }) : [])
 
+/** The environment of a session with hookrt installed by `setup` (setupLine's shell line). */
+const sessionEnv = (k, setup, extra = {}) => ({ ...k.env, ...extra, HOOKRT_SETUP: setup, XDG_STATE_HOME: '', XDG_RUNTIME_DIR: '', HOOKRT_SOCKET: '' })
+/** The kits' variables for the mock's tool call: without them each kit's mock runs its harmless `echo hi`. */
+const TOOL_CALL_VARS = ['MOCK_TOOL_INPUT', 'MOCK_SHELL_COMMAND', 'MOCK_TOOL_ARGS']
+const harmless = env => Object.fromEntries(Object.entries(env).filter(([k]) => !TOOL_CALL_VARS.includes(k)))
+const logLine = (kit, label, text, problems) => console.log(`${kit.padEnd(12)} inside (${label}): ${text}${problems.length ? '  <-- ' + problems.length + ' problem(s)' : ''}`)
+
+/**
+ * One session of the kit with hookrt installed (`envOf(tmp)` gives its environment), handed to
+ * `check`, which returns the problems it finds; the session's server is stopped and its folder
+ * removed after, whatever happened.
+ */
+function checkSession(kit, label, envOf, check) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hookrt-inside-${kit}-`))
+  let session
+  let problems
+  try {
+    session = runScenario(kit, 'S1', tmp, envOf(tmp))
+    problems = fs.existsSync(path.join(session.run, 'hookrt-install.txt'))
+      ? check(session)
+      : [`hookrt install did not run:\n${session.printout.slice(-1500)}`]
+  } catch (e) {
+    problems = [String(e.message ?? e).slice(0, 2000)]
+  } finally {
+    stopServe(session?.run)
+    if (process.env.HOOKRT_E2E_KEEP) console.log(`kept ${tmp}`)
+    else fs.rmSync(tmp, { recursive: true, force: true })
+  }
+  return problems.map(p => `${kit} (${label}): ${p}`)
+}
+
 /**
  * The kit's session in a project the harness does not trust, hookrt installed: none of the
  * project's hook files runs (the session goes on as without hookrt), the history lists them as
@@ -160,14 +191,9 @@ const readLines = f => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n'
  */
 function untrustedCheck(kit) {
   const k = INSIDE[kit]
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hookrt-inside-${kit}-`))
-  const problems = []
-  let session
-  try {
-    const env = { ...k.env, ...k.untrusted, HOOKRT_SETUP: setupLine({ ...k, files: k.untrustedFiles ?? k.files }, tmp, UNTRUSTED), XDG_STATE_HOME: '', XDG_RUNTIME_DIR: '', HOOKRT_SOCKET: '' }
-    session = runScenario(kit, 'S1', tmp, env)
-    const { run, printout } = session
-    if (!fs.existsSync(path.join(run, 'hookrt-install.txt'))) return [`hookrt install did not run:\n${printout.slice(-1500)}`]
+  const envOf = tmp => sessionEnv(k, setupLine({ ...k, files: k.untrustedFiles ?? k.files }, tmp, UNTRUSTED), k.untrusted)
+  return checkSession(kit, UNTRUSTED, envOf, ({ run, printout }) => {
+    const problems = []
     if (fs.existsSync(path.join(run, 'guard-ran-in'))) problems.push('the native guard of an untrusted project ran')
     const history = readLines(path.join(run, 'home', '.local', 'state', 'hookrt', 'history.jsonl'))
     const skipped = new Set(history.flatMap(h => (h.skipped ?? []).map(s => path.basename(s.file))))
@@ -179,15 +205,9 @@ function untrustedCheck(kit) {
     const told = sources.map(([, text]) => text.match(/hookrt skipped \d+ hook\(s\) of this project(?:[^"\n\\]|\\.)*/)).find(Boolean)
     if (!told) problems.push('the user was not told which hooks hookrt skipped')
     else if (!/hookrt trust approve --all --scope project --cwd /.test(told[0])) problems.push(`the message does not say how to approve: ${told[0]}`)
-    console.log(`${kit.padEnd(12)} inside (${UNTRUSTED}): no project hook ran, ${[...skipped].length} skipped file(s) in the history; the user was told in ${where.join(', ') || 'nothing'}: ${told ? JSON.stringify(told[0].slice(0, 120)) : 'no'}${problems.length ? '  <-- ' + problems.length + ' problem(s)' : ''}`)
-  } catch (e) {
-    problems.push(String(e.message ?? e).slice(0, 2000))
-  } finally {
-    stopServe(session?.run)
-    if (process.env.HOOKRT_E2E_KEEP) console.log(`kept ${tmp}`)
-    else fs.rmSync(tmp, { recursive: true, force: true })
-  }
-  return problems.map(p => `${kit} (${UNTRUSTED}): ${p}`)
+    logLine(kit, UNTRUSTED, `no project hook ran, ${[...skipped].length} skipped file(s) in the history; the user was told in ${where.join(', ') || 'nothing'}: ${told ? JSON.stringify(told[0].slice(0, 120)) : 'no'}`, problems)
+    return problems
+  })
 }
 
 /** The text a PostToolUse hook run by hookrt gives back (exit 2, stderr), which the model must see. */
@@ -203,37 +223,26 @@ const FEEDBACK_KITS = ['claude-code', 'codex']
  */
 function feedbackCheck(kit) {
   const k = INSIDE[kit]
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hookrt-inside-${kit}-`))
-  const problems = []
-  let session
-  try {
-    const native = { version: 1, events: { 'tool:after': [{ matcher: 'Bash', hooks: [{ type: 'shell', command: `cat > /dev/null; echo '${FEEDBACK}' >&2; exit 2` }] }] } }
-    const env = { ...k.env, HOOKRT_SETUP: setupLine(k, tmp, 'in-process', native), XDG_STATE_HOME: '', XDG_RUNTIME_DIR: '', HOOKRT_SOCKET: '' }
-    // the kit's own harmless tool call instead of the guarded `rm -rf`
-    for (const v of ['MOCK_TOOL_INPUT', 'MOCK_SHELL_COMMAND', 'MOCK_TOOL_ARGS']) delete env[v]
-    session = runScenario(kit, 'S1', tmp, env)
-    const { run, printout } = session
-    if (!fs.existsSync(path.join(run, 'hookrt-install.txt'))) return [`hookrt install did not run:\n${printout.slice(-1500)}`]
+  const label = 'PostToolUse exit 2'
+  const native = { version: 1, events: { 'tool:after': [{ matcher: 'Bash', hooks: [{ type: 'shell', command: `cat > /dev/null; echo '${FEEDBACK}' >&2; exit 2` }] }] } }
+  const envOf = tmp => harmless(sessionEnv(k, setupLine(k, tmp, 'in-process', native)))
+  return checkSession(kit, label, envOf, ({ run }) => {
+    const problems = []
     const mock = fs.existsSync(path.join(run, KITS[kit].mock)) ? fs.readFileSync(path.join(run, KITS[kit].mock), 'utf8') : ''
     const history = readLines(path.join(run, 'home', '.local', 'state', 'hookrt', 'history.jsonl'))
     const after = history.filter(h => h.runs.some(r => /\.dsh-hooks\.json$/.test(r.file)))
     if (!after.length) problems.push('hookrt ran no PostToolUse hook (the tool did not run?)')
     if (!mock.includes(FEEDBACK)) problems.push("the hook's feedback did not reach the model")
-    console.log(`${kit.padEnd(12)} inside (PostToolUse exit 2): ${after.length} dispatch(es) ran the hook; the model ${mock.includes(FEEDBACK) ? 'saw' : 'did not see'} ${FEEDBACK}${problems.length ? '  <-- ' + problems.length + ' problem(s)' : ''}`)
-  } catch (e) {
-    problems.push(String(e.message ?? e).slice(0, 2000))
-  } finally {
-    stopServe(session?.run)
-    if (process.env.HOOKRT_E2E_KEEP) console.log(`kept ${tmp}`)
-    else fs.rmSync(tmp, { recursive: true, force: true })
-  }
-  return problems.map(p => `${kit} (PostToolUse exit 2): ${p}`)
+    logLine(kit, label, `${after.length} dispatch(es) ran the hook; the model ${mock.includes(FEEDBACK) ? 'saw' : 'did not see'} ${FEEDBACK}`, problems)
+    return problems
+  })
 }
 
 /** A Claude Code guard that prints its deny as JSON and exits 1: Claude Code 2.1.332 blocks on it (the
  * claude-code kit's S14), so hookrt must too wherever it runs that file. */
+const CLAUDE_GUARD_REASON = 'CLAUDE GUARD: exit 1 with a JSON deny'
 const CLAUDE_GUARD = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command:
-  `cat > /dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"CLAUDE GUARD: exit 1 with a JSON deny"}}'; exit 1` }] }] } }
+  `cat > /dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"${CLAUDE_GUARD_REASON}"}}'; exit 1` }] }] } }
 
 /**
  * Codex with hookrt installed runs the project's `.claude/settings.json` (Codex never reads it), the
@@ -241,35 +250,26 @@ const CLAUDE_GUARD = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 
  */
 function claudeGuardCheck(kit) {
   const k = INSIDE[kit]
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hookrt-inside-${kit}-`))
-  const problems = []
-  let session
-  try {
+  const label = 'a Claude guard exiting 1 with a JSON deny'
+  const envOf = tmp => {
     const settings = path.join(tmp, 'claude-settings.json')
     fs.writeFileSync(settings, JSON.stringify(CLAUDE_GUARD))
     const claude = [
       `mkdir -p "$RUN/proj/.claude"`, `cp ${q(settings)} "$RUN/proj/.claude/settings.json"`,
       `printf '{"projects":{"%s":{"hasTrustDialogAccepted":true}}}' "$RUN/proj" > "$RUN/home/.claude.json"`,
     ].join('; ')
-    const env = { ...k.env, HOOKRT_SETUP: `${setupLine(k, tmp, 'in-process', { version: 1, events: {} })}; ${claude}`, XDG_STATE_HOME: '', XDG_RUNTIME_DIR: '', HOOKRT_SOCKET: '' }
-    for (const v of ['MOCK_TOOL_INPUT', 'MOCK_SHELL_COMMAND', 'MOCK_TOOL_ARGS']) delete env[v]
-    session = runScenario(kit, 'S1', tmp, env)
-    const { run, printout } = session
-    if (!fs.existsSync(path.join(run, 'hookrt-install.txt'))) return [`hookrt install did not run:\n${printout.slice(-1500)}`]
+    return harmless(sessionEnv(k, `${setupLine(k, tmp, 'in-process', { version: 1, events: {} })}; ${claude}`))
+  }
+  return checkSession(kit, label, envOf, ({ run }) => {
+    const problems = []
     const mock = fs.existsSync(path.join(run, KITS[kit].mock)) ? fs.readFileSync(path.join(run, KITS[kit].mock), 'utf8') : ''
     const history = readLines(path.join(run, 'home', '.local', 'state', 'hookrt', 'history.jsonl'))
     const denied = history.flatMap(h => h.runs).filter(r => /\.claude\/settings\.json$/.test(r.file) && r.decision === 'deny')
     if (!denied.length) problems.push(`hookrt did not deny with the Claude guard: ${JSON.stringify(history.flatMap(h => h.runs.map(r => [r.file, r.decision])))}`)
-    if (!mock.includes('CLAUDE GUARD: exit 1 with a JSON deny')) problems.push("the guard's reason did not reach the model")
-    console.log(`${kit.padEnd(12)} inside (a Claude guard exiting 1 with a JSON deny): hookrt denied ${denied.length}x; the model ${mock.includes('CLAUDE GUARD') ? 'saw' : 'did not see'} its reason${problems.length ? '  <-- ' + problems.length + ' problem(s)' : ''}`)
-  } catch (e) {
-    problems.push(String(e.message ?? e).slice(0, 2000))
-  } finally {
-    stopServe(session?.run)
-    if (process.env.HOOKRT_E2E_KEEP) console.log(`kept ${tmp}`)
-    else fs.rmSync(tmp, { recursive: true, force: true })
-  }
-  return problems.map(p => `${kit} (Claude guard, exit 1 JSON deny): ${p}`)
+    if (!mock.includes(CLAUDE_GUARD_REASON)) problems.push("the guard's reason did not reach the model")
+    logLine(kit, label, `hookrt denied ${denied.length}x; the model ${mock.includes(CLAUDE_GUARD_REASON) ? 'saw' : 'did not see'} its reason`, problems)
+    return problems
+  })
 }
 
 /** Every file below a folder. */

@@ -380,6 +380,19 @@ pub(crate) trait Harness: Sync {
     fn keep_trusted(&self, _hooks: &mut Vec<Hook>, _first: usize, _roots: Roots, _diags: &mut Vec<Diagnostic>) {}
 }
 
+/// A hook's output as an answer object: a JSON object, or a JSON string holding one (Gemini CLI's
+/// and Qwen Code's `hookRunner.ts` parse a string result a second time).
+pub(crate) fn object_answer(text: &str) -> Option<Map<String, Value>> {
+    let parsed = match serde_json::from_str::<Value>(text) {
+        Ok(Value::String(inner)) => serde_json::from_str::<Value>(&inner).ok(),
+        other => other.ok(),
+    };
+    match parsed {
+        Some(Value::Object(obj)) => Some(obj),
+        _ => None,
+    }
+}
+
 /// An answer object with its `hookSpecificOutput` when that names the dispatched event in any
 /// harness's spelling (or names none); one naming another event is discarded as a whole.
 pub(crate) fn answer_for(obj: &Map<String, Value>, event: CanonicalEvent) -> Answer<'_> {

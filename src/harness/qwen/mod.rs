@@ -141,11 +141,7 @@ impl Harness for Qwen {
         if text.is_empty() {
             return true;
         }
-        let parsed = match serde_json::from_str::<Value>(text) {
-            Ok(Value::String(inner)) => serde_json::from_str::<Value>(&inner).ok(),
-            other => other.ok(),
-        };
-        if let Some(Value::Object(obj)) = parsed {
+        if let Some(obj) = crate::harness::object_answer(text) {
             out.answered = true;
             self.read_answer(&crate::harness::answer_for(&obj, event), event, out);
         } else {
