@@ -283,8 +283,7 @@ impl Runtime {
         settle(&mut runs, &ctx, self.opts.policy.fidelity);
         let rewake = delivered.iter().find_map(|d| d.rewake.clone());
         runs.extend(delivered.into_iter().map(|d| d.run));
-        let separator = reason_separator(&runs, self.opts.policy.fidelity);
-        let mut outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical, separator);
+        let mut outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical, separator(&runs, &self.opts));
         outcome.rewake = rewake;
         if let Some(f) = &ctx.env_files {
             outcome.env = f.take_exports();
@@ -400,8 +399,8 @@ fn settle(runs: &mut [Run], ctx: &DispatchCtx, fidelity: crate::vocab::Fidelity)
 
 /// How the reasons of these runs are joined: their harness's way when they are all of harnesses
 /// that agree on it, else — and always under the `listen` contract — a blank line.
-fn reason_separator(runs: &[Run], fidelity: crate::vocab::Fidelity) -> &'static str {
-    if fidelity == crate::vocab::Fidelity::Contract {
+fn separator(runs: &[Run], opts: &Resolved) -> &'static str {
+    if opts.policy.fidelity == crate::vocab::Fidelity::Contract {
         return "\n\n";
     }
     let mut seps = runs.iter().map(|r| crate::harness::of(r.hook.dialect).reason_separator());
