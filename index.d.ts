@@ -20,11 +20,21 @@ export declare class CancelToken {
 export declare class NativeRuntime {
   /**
    * Creates a runtime from options JSON; bad config files only produce diagnostics.
-   * `mcp_call` / `mcp_abort`: the wrapper's adapters of the host's `mcpCall` option.
+   * `mcp_call` / `mcp_abort`: the wrapper's adapters of the host's `mcpCall` option;
+   * `callback_call` / `callback_abort`: its caller of the host's callback hooks.
    */
-  constructor(optionsJson: string, mcpCall?: ((requestJson: string) => Promise<string>) | null, mcpAbort?: ((id: string) => void) | null)
+  constructor(optionsJson: string, mcpCall?: ((requestJson: string) => Promise<string>) | null, mcpAbort?: ((id: string) => void) | null, callbackCall?: ((requestJson: string) => void) | null, callbackCallQueued?: ((requestJson: string) => void) | null, callbackAbort?: ((why: string) => void) | null)
   /** Finished async hooks, as JSON `{sessionId, run, rewake?}`, go to `cb` (null: none). */
   onAsync(cb?: ((finishedJson: string) => void) | null): void
+  /**
+   * Registers callback hooks (`{event: [{matcher?, hooks: [{id, name}], timeout?}]}`);
+   * returns the handle that removes them.
+   */
+  addCallbackHooks(specJson: string): number
+  /** A callback hook's answer: its JSON when `ok`, else the message it threw. */
+  callbackAnswered(call: number, ok: boolean, text: string): void
+  /** Removes callback hooks by the handle [`NativeRuntime::add_callback_hooks`] gave. */
+  removeCallbackHooks(handle: number): boolean
   /** Diagnostics of the current configuration, as JSON. */
   diagnosticsJson(): string
   /** Files read, as JSON. */

@@ -99,7 +99,7 @@ export type EventName =
   | (string & {})
 
 /** How a hook runs: a command, a webhook, an LLM evaluation, or a subagent runner. */
-export type HandlerKind = 'shell' | 'webhook' | 'oracle' | 'proxy' | 'mcp_tool' | 'worker'
+export type HandlerKind = 'shell' | 'webhook' | 'oracle' | 'proxy' | 'mcp_tool' | 'worker' | 'callback'
 
 /**
  * A folded or per-run decision; precedence deny > defer > ask > allow > none. `defer` is
@@ -193,6 +193,12 @@ export interface RuntimeOptions {
    * diagnostic and fail when they match (as in `hookrt listen` and the CLI).
    */
   mcpCall?: (server: string, tool: string, input: Record<string, unknown>, signal: AbortSignal) => Promise<McpResult>
+  /**
+   * The host's own hooks, as functions, in the Claude Agent SDK's `options.hooks` shape: they
+   * run with the files' hooks of their event (listed first in `runs`), are read as Claude Code
+   * hooks' JSON and folded by the same rules. See {@link HookRuntime.addHooks}.
+   */
+  hooks?: CallbackHooks
   /**
    * Claude's `allowedHttpHookUrls`: URL patterns (`*` is any text). A Claude/Codex `http` hook
    * whose URL matches none is not run (load diagnostic, and an error if it matches).
@@ -427,6 +433,37 @@ export interface DispatchOptions {
 }
 
 /** A loaded hook configuration that dispatches events. */
+/**
+ * A callback hook, exactly as the Claude Agent SDK's `HookCallback`: `input` is the JSON a
+ * Claude Code command hook would read on stdin for that dispatch, `toolUseID` its
+ * `tool_use_id`, and `signal` aborts at the hook's timeout or the dispatch's abort. The answer is
+ * what such a hook would print (`{}` or `undefined`: nothing to say).
+ */
+export type HookCallback = (
+  input: any,
+  toolUseID: string | undefined,
+  options: { signal: AbortSignal },
+) => Promise<CallbackAnswer | undefined | void> | CallbackAnswer | undefined | void
+
+/** A Claude Code hook's JSON answer (`hookSpecificOutput`, `decision`, `continue`, `systemMessage`…). */
+export type CallbackAnswer = object
+
+/** The SDK's `HookCallbackMatcher`: Claude's matcher, the functions, a timeout in seconds (default 60). */
+export interface HookCallbackMatcher {
+  matcher?: string
+  hooks: HookCallback[]
+  timeout?: number
+}
+
+/** Event name (the SDK's, or any name `dispatch` takes) → matcher groups. */
+export type CallbackHooks = { [event in EventName]?: HookCallbackMatcher[] }
+
+/** Removes the callback hooks `addHooks` registered (calling it again does nothing). */
+export interface CallbackHooksHandle {
+  (): void
+  remove(): void
+}
+
 export declare class HookRuntime {
   constructor(options?: RuntimeOptions)
   /** Every configuration problem found at load (bad config never throws). */
@@ -461,6 +498,13 @@ export declare class HookRuntime {
    * Returns a function that removes the listener.
    */
   on(event: 'async', cb: (finished: AsyncFinished) => void): () => void
+  /**
+   * Registers callback hooks beside the hook files, in the Agent SDK's shape; they run before
+   * the files' hooks of their event, time out like any hook (their signal aborts), and a throw
+   * is a hook failure under `onError` / `failClosed`. Throws a TypeError naming the event and
+   * field when the shape is wrong.
+   */
+  addHooks(hooks: CallbackHooks): CallbackHooksHandle
 }
 
 /** Loads the hook configuration of `options.cwd` / `options.homeDir` (or `configPath`). */

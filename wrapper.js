@@ -67,6 +67,95 @@ function mcpAdapters(mcpCall) {
   return [call, abort]
 }
 
+const CALLBACK_FIELDS = new Set(['matcher', 'hooks', 'timeout'])
+
+/**
+ * The host's callback hooks (`hooks` in the Claude Agent SDK's shape): the functions by id, and
+ * the native side's `call`/`abort` adapters. A call gets the command hook's stdin as `input`,
+ * its `tool_use_id`, and a signal that aborts at the hook's timeout or the dispatch's abort.
+ */
+class Callbacks {
+  fns = new Map()
+  running = new Map()
+  next = 1
+
+  /** Checks an SDK `hooks` object and gives its functions ids: `[spec for the native side, ids]`. */
+  spec(hooks) {
+    if (!isPlainObject(hooks)) throw new TypeError('hooks must be an object of event name → matcher list')
+    const spec = {}
+    const ids = []
+    for (const [event, matchers] of Object.entries(hooks)) {
+      if (matchers === undefined) continue
+      if (!Array.isArray(matchers)) throw new TypeError(`hooks.${event} must be an array of {matcher?, hooks, timeout?}`)
+      spec[event] = matchers.map((m, g) => {
+        const at = `hooks.${event}[${g}]`
+        if (!isPlainObject(m)) throw new TypeError(`${at} must be an object {matcher?, hooks, timeout?}`)
+        for (const k of Object.keys(m)) if (!CALLBACK_FIELDS.has(k)) throw new TypeError(`${at}.${k}: unknown field`)
+        if (m.matcher !== undefined && m.matcher !== null && typeof m.matcher !== 'string') throw new TypeError(`${at}.matcher must be a string`)
+        if (m.timeout !== undefined && m.timeout !== null && typeof m.timeout !== 'number') throw new TypeError(`${at}.timeout must be a number of seconds`)
+        if (!Array.isArray(m.hooks)) throw new TypeError(`${at}.hooks must be an array of functions`)
+        const refs = m.hooks.map((fn, i) => {
+          if (typeof fn !== 'function') throw new TypeError(`${at}.hooks[${i}] must be a function`)
+          const id = this.next++
+          ids.push([id, fn])
+          return { id, name: fn.name || 'anonymous' }
+        })
+        return { matcher: m.matcher ?? undefined, hooks: refs, timeout: m.timeout ?? undefined }
+      })
+    }
+    return [spec, ids]
+  }
+
+  /** Set once the native runtime exists: hands an answer back (`ok`, JSON or the thrown message). */
+  answer = null
+
+  // Called by the native side, possibly in the middle of its work: the function starts in a
+  // microtask, never inside this call.
+  call = (reqJson) => {
+    const { call, id, input } = JSON.parse(reqJson)
+    // The signal is made when the function first reads it (an AbortController costs more than
+    // the rest of a call); one read after the abort gets an aborted signal.
+    const run = { ac: undefined, reason: undefined }
+    this.running.set(call, run)
+    const options = {
+      get signal() {
+        if (run.ac === undefined) {
+          run.ac = new AbortController()
+          if (run.reason !== undefined) run.ac.abort(run.reason)
+        }
+        return run.ac.signal
+      },
+    }
+    queueMicrotask(() => this.#run(call, this.fns.get(id), input, options))
+  }
+
+  async #run(call, fn, input, options) {
+    let ok = true
+    let text
+    try {
+      if (fn === undefined) throw new Error('the callback was removed')
+      const r = await fn(input, input?.tool_use_id, options)
+      text = r === undefined || r === null ? '{}' : JSON.stringify(r)
+    } catch (e) {
+      ok = false
+      text = e instanceof Error ? e.message : String(e)
+    }
+    if (this.running.delete(call)) this.answer(call, ok, text)
+  }
+
+  abort = (msg) => {
+    const [call, why] = String(msg).split(' ')
+    const run = this.running.get(Number(call))
+    if (run === undefined) return
+    this.running.delete(Number(call))
+    run.reason =
+      why === 'timeout'
+        ? new DOMException('the callback hook timed out', 'TimeoutError')
+        : new DOMException('the dispatch was aborted', 'AbortError')
+    run.ac?.abort(run.reason)
+  }
+}
+
 class HookRuntime {
   #native
   #closed = false
@@ -74,15 +163,39 @@ class HookRuntime {
   // Event name → whether a hook runs for it whatever the subject (asked once per event,
   // forgotten on reload): those dispatches skip the `anyMatch` call.
   #always = new Map()
+  #callbacks = new Callbacks()
 
   constructor(options = {}) {
     if (options === null || options === undefined) options = {}
     if (!isPlainObject(options)) throw new TypeError('createRuntime options must be a plain object')
-    const { mcpCall, ...rest } = options
+    const { mcpCall, hooks, ...rest } = options
     if (mcpCall !== undefined && typeof mcpCall !== 'function') throw new TypeError('mcpCall must be a function')
     const [call, abort] = mcpCall ? mcpAdapters(mcpCall) : [undefined, undefined]
-    this.#native = new native.NativeRuntime(JSON.stringify(rest), call, abort)
+    const cb = this.#callbacks
+    this.#native = new native.NativeRuntime(JSON.stringify(rest), call, abort, cb.call, cb.call, cb.abort)
+    cb.answer = (c, ok, text) => this.#native.callbackAnswered(c, ok, text)
+    if (hooks !== undefined && hooks !== null) this.addHooks(hooks)
     this.#native.warm().catch(() => {})
+  }
+
+  /**
+   * Registers callback hooks in the Claude Agent SDK's `hooks` shape; they run before the
+   * files' hooks of their event. Returns a function (also its own `.remove`) that removes them.
+   */
+  addHooks(hooks) {
+    if (this.#closed) throw new Error('runtime is closed')
+    const [spec, ids] = this.#callbacks.spec(hooks)
+    const handle = this.#native.addCallbackHooks(JSON.stringify(spec))
+    for (const [id, fn] of ids) this.#callbacks.fns.set(id, fn)
+    this.#always.clear()
+    const remove = () => {
+      if (this.#native.removeCallbackHooks(handle)) {
+        for (const [id] of ids) this.#callbacks.fns.delete(id)
+        this.#always.clear()
+      }
+    }
+    remove.remove = remove
+    return remove
   }
 
   /**

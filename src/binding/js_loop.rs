@@ -279,6 +279,12 @@ impl Loop {
         id
     }
 
+    /// Runs `f` (which wakes tasks, such as an answer handed over by JS), then polls what it
+    /// woke before returning. Call from a napi call on the loop's thread.
+    pub(super) fn wake_here(&self, f: impl FnOnce()) {
+        self.drain(f);
+    }
+
     /// Runs `first` (a callback's wakes), then polls woken tasks until none is left (or
     /// [`MAX_ROUNDS`] have passed).
     fn drain(&self, first: impl FnOnce()) {
@@ -377,6 +383,13 @@ impl Loop {
             }
         }
     }
+}
+
+/// The env of this thread's loop while it is polling its tasks (inside a napi call or a
+/// callback scope of ours, where JS may be called): a task polled there may call JS directly.
+pub(super) fn draining_env() -> Option<sys::napi_env> {
+    let lp = this_loop()?;
+    std::ptr::eq(DRAINING.with(Cell::get), Arc::as_ptr(&lp.shared)).then_some(lp.env)
 }
 
 fn this_loop() -> Option<Rc<Loop>> {

@@ -2,12 +2,14 @@
 //! boundary as JSON strings (cheaper than property-by-property conversion); the JS wrapper
 //! (`wrapper.js`) turns them into objects and maps AbortSignals onto [`CancelToken`]s.
 
+mod host;
 mod js_loop;
 
 use crate::runtime::options::{OptionsError, RuntimeOptions};
 use crate::runtime::{DispatchError, DispatchRequest, Runtime};
+use host::{JsonCall, JsonCallback};
 use napi::bindgen_prelude::*;
-use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
+use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi_derive::napi;
 use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
@@ -63,6 +65,8 @@ impl Default for CancelToken {
 #[napi]
 pub struct NativeRuntime {
     inner: Arc<Runtime>,
+    /// The host's callback hooks' caller, which their answers come back to.
+    callbacks: Option<Arc<host::JsCallbacks>>,
 }
 
 fn to_napi(e: DispatchError) -> Error {
@@ -73,67 +77,6 @@ fn to_napi(e: DispatchError) -> Error {
     }
 }
 
-/// A JS callback taking one JSON string, not keeping the event loop alive.
-type JsonCallback = ThreadsafeFunction<String, (), String, Status, false, true>;
-/// A JS callback taking one JSON string and returning a promise of a JSON string.
-type JsonCall = ThreadsafeFunction<String, Promise<String>, String, Status, false, true>;
-
-/// The host's `mcpCall`, reached through the wrapper: `call` gets `{id, server, tool, input}`
-/// and resolves to `{content, isError}`; `abort` gets the id of a call to give up on.
-struct JsMcp {
-    call: Arc<JsonCall>,
-    abort: Arc<JsonCallback>,
-    next: std::sync::atomic::AtomicU64,
-}
-
-/// Aborts a host MCP call when its future is dropped unanswered.
-struct AbortOnDrop {
-    abort: Arc<JsonCallback>,
-    id: u64,
-    armed: bool,
-}
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        if self.armed {
-            self.abort.call(self.id.to_string(), ThreadsafeFunctionCallMode::NonBlocking);
-        }
-    }
-}
-
-impl crate::handler::mcp::McpCaller for JsMcp {
-    fn call(
-        &self,
-        server: String,
-        tool: String,
-        input: serde_json::Value,
-        cancel: CancellationToken,
-    ) -> futures::future::BoxFuture<'static, std::result::Result<crate::handler::mcp::McpAnswer, String>> {
-        let id = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let req = json(&serde_json::json!({"id": id, "server": server, "tool": tool, "input": input}));
-        let (call, abort) = (self.call.clone(), self.abort.clone());
-        Box::pin(async move {
-            // Dropped before the answer (timeout, abort): tell the host to give up.
-            let mut pending = AbortOnDrop { abort: abort.clone(), id, armed: true };
-            let work = async {
-                let promise = call.call_async(req).await.map_err(|e| e.reason.clone())?;
-                let text = promise.await.map_err(|e| e.reason.clone())?;
-                let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-                Ok(crate::handler::mcp::McpAnswer {
-                    content: v.get("content").cloned().unwrap_or(serde_json::Value::Null),
-                    is_error: v.get("isError") == Some(&serde_json::Value::Bool(true)),
-                })
-            };
-            let r = tokio::select! {
-                r = work => r,
-                _ = cancel.cancelled() => Err("aborted".into()),
-            };
-            pending.armed = r.is_err() && cancel.is_cancelled();
-            r
-        })
-    }
-}
-
 fn json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".into())
 }
@@ -141,39 +84,40 @@ fn json<T: serde::Serialize>(v: &T) -> String {
 #[napi]
 impl NativeRuntime {
     /// Creates a runtime from options JSON; bad config files only produce diagnostics.
-    /// `mcp_call` / `mcp_abort`: the wrapper's adapters of the host's `mcpCall` option.
+    /// `mcp_call` / `mcp_abort`: the wrapper's adapters of the host's `mcpCall` option;
+    /// `callback_call` / `callback_abort`: its caller of the host's callback hooks.
     #[napi(
         constructor,
         catch_unwind,
-        ts_args_type = "optionsJson: string, mcpCall?: ((requestJson: string) => Promise<string>) | null, mcpAbort?: ((id: string) => void) | null"
+        ts_args_type = "optionsJson: string, mcpCall?: ((requestJson: string) => Promise<string>) | null, mcpAbort?: ((id: string) => void) | null, callbackCall?: ((requestJson: string) => void) | null, callbackCallQueued?: ((requestJson: string) => void) | null, callbackAbort?: ((why: string) => void) | null"
     )]
     pub fn new(
         env: Env,
         options_json: String,
         mcp_call: Option<JsonCall>,
         mcp_abort: Option<JsonCallback>,
+        callback_call: Option<FunctionRef<String, ()>>,
+        callback_call_queued: Option<JsonCallback>,
+        callback_abort: Option<JsonCallback>,
     ) -> Result<Self> {
         crate::runtime::logging::init();
         let opts: RuntimeOptions = serde_json::from_str(&options_json)
             .map_err(|e| Error::new(Status::InvalidArg, format!("invalid runtime options: {e}")))?;
-        let mcp = match (mcp_call, mcp_abort) {
-            (Some(call), Some(abort)) => Some(crate::handler::mcp::McpHost(Arc::new(JsMcp {
-                call: Arc::new(call),
-                abort: Arc::new(abort),
-                next: Default::default(),
-            }))),
-            _ => None,
-        };
         let answers = js_loop::Loop::here(env.raw())?.answer_loop();
-        let answers = Some(crate::handler::worker::HostLoop(answers));
-        let rt = Runtime::with_host(&opts, &|k| std::env::var(k).ok(), mcp, answers).map_err(|e| {
+        let callbacks = host::callbacks(callback_call, callback_call_queued, callback_abort);
+        let lent = crate::runtime::Host {
+            mcp: host::mcp(mcp_call, mcp_abort),
+            callbacks: callbacks.as_ref().map(host::callback_host),
+            answer_loop: Some(crate::handler::worker::HostLoop(answers)),
+        };
+        let rt = Runtime::with_host(&opts, &|k| std::env::var(k).ok(), lent).map_err(|e| {
             let status = match e {
                 OptionsError::Timeout | OptionsError::UnknownEvent(_) => Status::InvalidArg,
                 OptionsError::NoCwd(_) => Status::GenericFailure,
             };
             Error::new(status, e.to_string())
         })?;
-        Ok(NativeRuntime { inner: Arc::new(rt) })
+        Ok(NativeRuntime { inner: Arc::new(rt), callbacks })
     }
 
     /// Finished async hooks, as JSON `{sessionId, run, rewake?}`, go to `cb` (null: none).
@@ -186,6 +130,30 @@ impl NativeRuntime {
             }))
         });
         self.inner.on_async(listener);
+    }
+
+    /// Registers callback hooks (`{event: [{matcher?, hooks: [{id, name}], timeout?}]}`);
+    /// returns the handle that removes them.
+    #[napi(catch_unwind)]
+    pub fn add_callback_hooks(&self, spec_json: String) -> Result<f64> {
+        let spec = serde_json::from_str(&spec_json)
+            .map_err(|e| Error::new(Status::InvalidArg, format!("invalid hooks: {e}")))?;
+        let handle = self.inner.add_callback_hooks(&spec).map_err(|e| Error::new(Status::InvalidArg, e.to_string()))?;
+        Ok(handle as f64)
+    }
+
+    /// A callback hook's answer: its JSON when `ok`, else the message it threw.
+    #[napi(catch_unwind)]
+    pub fn callback_answered(&self, env: Env, call: f64, ok: bool, text: String) {
+        if let Some(cb) = &self.callbacks {
+            cb.answered(env.raw(), call as u64, if ok { Ok(text) } else { Err(text) });
+        }
+    }
+
+    /// Removes callback hooks by the handle [`NativeRuntime::add_callback_hooks`] gave.
+    #[napi(catch_unwind)]
+    pub fn remove_callback_hooks(&self, handle: f64) -> bool {
+        self.inner.remove_callback_hooks(handle as u64)
     }
 
     /// Diagnostics of the current configuration, as JSON.

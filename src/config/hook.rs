@@ -62,6 +62,13 @@ pub enum HandlerSpec {
         #[serde(skip_serializing_if = "Vec::is_empty")]
         env: Vec<(String, String)>,
     },
+    /// A host function (`createRuntime({hooks})`), reached through the host's
+    /// [`crate::handler::callback::CallbackHost`]; `name` is the function's, for `runs` and history.
+    Callback {
+        name: String,
+        #[serde(skip)]
+        id: u64,
+    },
 }
 
 impl HandlerSpec {
@@ -73,6 +80,7 @@ impl HandlerSpec {
             HandlerSpec::McpTool { .. } => HandlerKind::McpTool,
             HandlerSpec::Oracle { .. } => HandlerKind::Oracle,
             HandlerSpec::Proxy { .. } => HandlerKind::Proxy,
+            HandlerSpec::Callback { .. } => HandlerKind::Callback,
         }
     }
 }
@@ -193,6 +201,7 @@ impl Hook {
             HandlerSpec::Webhook { url, .. } | HandlerSpec::Http { url, .. } => Some(Cow::Borrowed(url)),
             HandlerSpec::McpTool { server, tool, .. } => Some(Cow::Owned(format!("{server}/{tool}"))),
             HandlerSpec::Proxy { command: Some(c), .. } => Some(Cow::Borrowed(c)),
+            HandlerSpec::Callback { name, .. } => Some(Cow::Borrowed(name)),
             HandlerSpec::Oracle { .. } | HandlerSpec::Proxy { command: None, .. } => None,
         }
     }

@@ -72,6 +72,11 @@ pub enum Failure {
     Mcp { server: String, tool: String, cause: String },
     #[error("mcp_tool {server}/{tool} timed out after {label}s")]
     McpTimeout { server: String, tool: String, label: String },
+    /// A callback hook threw or its promise rejected; the cause is the thrown message.
+    #[error("callback {name} failed: {cause}")]
+    Callback { name: String, cause: String },
+    #[error("callback {name} timed out after {label}s")]
+    CallbackTimeout { name: String, label: String },
     /// A worker hook's process ended or is broken; the reason is the worker's.
     #[error("{0}")]
     Worker(String),
@@ -80,7 +85,13 @@ pub enum Failure {
 impl Failure {
     /// Whether the run was cut off by its timeout.
     pub fn is_timeout(&self) -> bool {
-        matches!(self, Failure::Timeout { .. } | Failure::HttpTimeout { .. } | Failure::McpTimeout { .. })
+        matches!(
+            self,
+            Failure::Timeout { .. }
+                | Failure::HttpTimeout { .. }
+                | Failure::McpTimeout { .. }
+                | Failure::CallbackTimeout { .. }
+        )
     }
 
     /// A program that could not start.

@@ -1,6 +1,7 @@
 //! Handlers: how each kind of hook runs (docs/configuration.md "Handlers"). Every kind
 //! produces a [`Raw`] result decoded the same way, or a [`Failure`].
 
+pub(crate) mod callback;
 pub(crate) mod failure;
 pub(crate) mod http;
 pub(crate) mod mcp;
@@ -51,6 +52,9 @@ pub struct Resources {
     /// The host's MCP client for `mcp_tool` hooks (the JS API's `mcpCall`); none in `listen`
     /// and the CLI.
     pub mcp: Option<mcp::McpHost>,
+    /// The host's functions for callback hooks (the JS API's `hooks`); none in `listen` and the
+    /// CLI.
+    pub callbacks: Option<callback::CallbackHost>,
     /// The runtime's persistent worker processes.
     pub workers: Arc<worker::Pool>,
     /// Where worker answers are read: the host's own event loop (the Node addon), or tokio.
@@ -63,6 +67,7 @@ impl Resources {
             process_slots: Arc::new(tokio::sync::Semaphore::new(max_processes)),
             http: Arc::new(OnceLock::new()),
             mcp: None,
+            callbacks: None,
             workers: Arc::default(),
             answer_loop: None,
         }
@@ -164,6 +169,7 @@ pub(crate) async fn run(hook: &Hook, ctx: &RunCtx<'_>) -> Result<Raw, Failure> {
         }
         HandlerSpec::Oracle { prompt, model } => oracle::run(prompt, model.as_deref(), ctx).await,
         HandlerSpec::Proxy { prompt, command, env } => proxy::run(prompt, command.as_deref(), env, ctx).await,
+        HandlerSpec::Callback { id, name } => callback::run(*id, name, ctx).await,
     }
 }
 

@@ -6,6 +6,7 @@ pub(crate) mod dispatch;
 pub(crate) mod env_file;
 pub(crate) mod execute;
 pub(crate) mod history;
+pub(crate) mod host_hooks;
 pub(crate) mod logging;
 pub(crate) mod options;
 mod plan;
@@ -38,6 +39,8 @@ pub struct Runtime {
     sessions: sessions::Sessions,
     outbound: crate::handler::outbound::Outbound,
     background: Arc<background::Background>,
+    /// The embedding program's callback hooks, planned before the files' hooks.
+    host_hooks: host_hooks::HostHooks,
     /// `once` hooks already run, by (hook id, session id).
     once_seen: Mutex<std::collections::HashSet<(String, String)>>,
     /// The execution history writer, when `history` is set and its file opened.
@@ -45,6 +48,17 @@ pub struct Runtime {
     /// Problems outside the config files (a history file that cannot be opened), reported
     /// with every load.
     runtime_diags: Vec<Diagnostic>,
+}
+
+/// What the embedding program lends a runtime; each part is optional.
+#[derive(Default)]
+pub struct Host {
+    /// Its MCP client, for `mcp_tool` hooks.
+    pub mcp: Option<crate::handler::mcp::McpHost>,
+    /// Its functions, for callback hooks.
+    pub callbacks: Option<crate::handler::callback::CallbackHost>,
+    /// Its event loop, where worker answers are read.
+    pub answer_loop: Option<crate::handler::worker::HostLoop>,
 }
 
 /// `once` entries remembered at most.
@@ -62,20 +76,20 @@ impl Runtime {
 
     /// Like [`Runtime::new`] with an explicit environment lookup.
     pub fn with_env(options: &RuntimeOptions, env: &dyn Fn(&str) -> Option<String>) -> Result<Self, OptionsError> {
-        Self::with_host(options, env, None, None)
+        Self::with_host(options, env, Host::default())
     }
 
-    /// Like [`Runtime::with_env`], with the host's MCP client for `mcp_tool` hooks and the
-    /// host's event loop for reading worker answers.
+    /// Like [`Runtime::with_env`], with what the embedding program lends: its MCP client for
+    /// `mcp_tool` hooks, its functions for callback hooks, its event loop for worker answers.
     pub fn with_host(
         options: &RuntimeOptions,
         env: &dyn Fn(&str) -> Option<String>,
-        mcp: Option<crate::handler::mcp::McpHost>,
-        answer_loop: Option<crate::handler::worker::HostLoop>,
+        host: Host,
     ) -> Result<Self, OptionsError> {
         let mut opts = options.resolve(env)?;
-        opts.shared.mcp = mcp;
-        opts.shared.answer_loop = answer_loop;
+        opts.shared.mcp = host.mcp;
+        opts.shared.callbacks = host.callbacks;
+        opts.shared.answer_loop = host.answer_loop;
         let close_token = CancellationToken::new();
         opts.shared.workers = Arc::new(Pool::new(close_token.child_token()));
         let mut loaded = Self::load(&opts);
@@ -99,6 +113,7 @@ impl Runtime {
             sessions: Default::default(),
             outbound: Default::default(),
             background: Default::default(),
+            host_hooks: Default::default(),
             once_seen: Default::default(),
             history,
             runtime_diags,
@@ -232,7 +247,39 @@ impl Runtime {
     /// Whether a hook runs for this event whatever the subject, until the next reload: a host
     /// may then skip [`Runtime::any_match`] for it (false for unknown events).
     pub fn always_matches(&self, event: &str) -> bool {
-        Self::resolve_event(event).is_ok_and(|ev| self.loaded().table.always_matches(ev) || self.records_skips(ev))
+        Self::resolve_event(event).is_ok_and(|ev| {
+            self.loaded().table.always_matches(ev)
+                || self.host_hooks.table().is_some_and(|t| t.always_matches(ev))
+                || self.records_skips(ev)
+        })
+    }
+
+    /// Registers the embedding program's callback hooks; the handle given back removes them.
+    pub fn add_callback_hooks(&self, spec: &host_hooks::CallbackHooks) -> Result<u64, host_hooks::HostHooksError> {
+        self.host_hooks.add(spec, self.table_rules())
+    }
+
+    /// Removes callback hooks registered with [`Runtime::add_callback_hooks`]; false when they
+    /// were removed already.
+    pub fn remove_callback_hooks(&self, handle: u64) -> bool {
+        self.host_hooks.remove(handle, self.table_rules())
+    }
+
+    /// How tool names compare, for the callback hooks' table as for the files'.
+    fn table_rules(&self) -> (bool, bool) {
+        (self.opts.policy.case_insensitive_tools, self.opts.policy.inside.is_some())
+    }
+
+    /// The hooks to run: the host's callbacks first (its own), then the files', in their order.
+    fn plan(&self, loaded: &Loaded, ev: DispatchEvent, subject: Option<&str>) -> Vec<Arc<Hook>> {
+        match self.host_hooks.table() {
+            Some(host) => {
+                let mut plan = host.plan(ev, subject);
+                plan.extend(loaded.table.plan(ev, subject));
+                plan
+            }
+            None => loaded.table.plan(ev, subject),
+        }
     }
 
     /// Whether a dispatch of this event writes a history line for hooks left out for trust.
@@ -264,7 +311,7 @@ impl Runtime {
         let continuing = self.stop_guard.was_blocked(&session);
         let session_facts = self.sessions.observe(ev.canonical, &payload, continuing);
         let delivered = self.background.take(&session);
-        let plan = loaded.table.plan(ev, subject.as_deref().or_else(|| ev.canonical.subject_of(&payload)));
+        let plan = self.plan(&loaded, ev, subject.as_deref().or_else(|| ev.canonical.subject_of(&payload)));
         if plan.is_empty() && delivered.is_empty() {
             self.stop_guard.settle(&ticket, None);
             let empty = DispatchResult::empty(ev.canonical);
@@ -356,7 +403,10 @@ impl Runtime {
     /// Whether a dispatch could run anything or deliver waiting async results; the no-match
     /// shortcuts of the JS wrapper and `listen` answer at once only when it cannot.
     pub fn could_run(&self, ev: DispatchEvent, subject: Option<&str>) -> bool {
-        self.background.has_pending() || self.loaded().table.any_match(ev, subject) || self.records_skips(ev)
+        self.background.has_pending()
+            || self.host_hooks.table().is_some_and(|t| t.any_match(ev, subject))
+            || self.loaded().table.any_match(ev, subject)
+            || self.records_skips(ev)
     }
 
     /// The merged effective configuration: files, hooks in order, and the off switch.

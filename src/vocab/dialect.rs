@@ -144,6 +144,9 @@ pub enum HandlerKind {
     McpTool,
     /// A persistent process answering request after request over JSON lines.
     Worker,
+    /// A function the embedding program registered (`createRuntime({hooks})`), called in its
+    /// own process: never read from a file.
+    Callback,
 }
 
 impl HandlerKind {
@@ -152,7 +155,7 @@ impl HandlerKind {
         match self {
             HandlerKind::Shell | HandlerKind::Webhook | HandlerKind::McpTool | HandlerKind::Worker => 600.0,
             HandlerKind::Oracle => 30.0,
-            HandlerKind::Proxy => 60.0,
+            HandlerKind::Proxy | HandlerKind::Callback => 60.0,
         }
     }
 
@@ -164,6 +167,7 @@ impl HandlerKind {
             HandlerKind::Proxy => "proxy",
             HandlerKind::McpTool => "mcp_tool",
             HandlerKind::Worker => "worker",
+            HandlerKind::Callback => "callback",
         }
     }
 

@@ -45,6 +45,8 @@ pub enum Origin {
     Plugin,
     /// Managed (policy) settings.
     Managed,
+    /// The embedding program's own callback hooks (`createRuntime({hooks})`).
+    Host,
 }
 
 /// Which hooks need an approval before they run (`requireHookApproval`).

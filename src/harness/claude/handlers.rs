@@ -39,6 +39,10 @@ pub(crate) fn parse(rules: GroupRules, subst: &Substitutions, entry: &Value, dia
         HandlerKind::McpTool => mcp_tool(o, diag),
         HandlerKind::Oracle => prompt(rules, o, diag),
         HandlerKind::Proxy => proxy(subst, o, diag),
+        HandlerKind::Callback => {
+            diag(Severity::Error, &format!("unknown hook type {}", quote(&ty)));
+            None
+        }
     }
 }
 

@@ -176,7 +176,7 @@ impl Shape {
             Some(HandlerKind::McpTool) => Shape::McpTool,
             Some(HandlerKind::Oracle) => Shape::Prompt,
             Some(HandlerKind::Proxy) => Shape::Agent,
-            Some(HandlerKind::Shell) | None => Shape::Command,
+            Some(HandlerKind::Shell | HandlerKind::Callback) | None => Shape::Command,
         }
     }
 

@@ -1,0 +1,170 @@
+// Callback hooks: a TypeScript host's own functions registered in the Claude Agent SDK's
+// `hooks` shape, run by a real runtime beside real hook files.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
+import { project, answer, sleep } from './helpers.mjs'
+
+const require = createRequire(import.meta.url)
+const { createRuntime } = require('../wrapper.js')
+
+function setup(t, files, extra = {}) {
+  const p = project()
+  t.after(() => p.cleanup())
+  if (files) p.claude(files)
+  const rt = createRuntime(p.options(extra))
+  t.after(() => rt.close())
+  return { p, rt }
+}
+
+const bash = (command) => ({ session_id: 's1', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_1' })
+
+test('a callback deny blocks, is listed first, and its reason folds with a file hook’s', async (t) => {
+  const { rt } = setup(t, { UserPromptSubmit: [{ hooks: [{ command: 'echo "file says no" >&2; exit 2' }] }] })
+  rt.addHooks({
+    UserPromptSubmit: [{ hooks: [async function noSecrets(input) { return { decision: 'block', reason: `callback says no to ${input.prompt}` } }] }],
+  })
+  const r = await rt.dispatch('UserPromptSubmit', { session_id: 's1', prompt: 'rm -rf' })
+  assert.equal(r.outcome.decision, 'deny')
+  assert.match(r.outcome.reason, /callback says no to rm -rf/)
+  assert.match(r.outcome.reason, /file says no/)
+  assert.deepEqual(r.runs.map((x) => x.hook.kind), ['callback', 'shell'])
+  assert.equal(r.runs[0].hook.command, 'noSecrets')
+  assert.equal(r.runs[0].hook.dialect, 'claude')
+})
+
+test('the callback reads the stdin a command hook would, its tool_use_id, and answers with context and updatedInput', async (t) => {
+  const { p, rt } = setup(t, { PreToolUse: [{ matcher: 'Bash', hooks: [{ command: `cat > "${'$'}CLAUDE_PROJECT_DIR/stdin.json"` }] }] })
+  const seen = []
+  rt.addHooks({
+    PreToolUse: [{
+      matcher: 'Write|Bash',
+      hooks: [async (input, toolUseID, { signal }) => {
+        seen.push({ input, toolUseID, aborted: signal.aborted })
+        return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls -la' }, additionalContext: 'listed by the host' } }
+      }],
+    }],
+  })
+  const r = await rt.dispatch('PreToolUse', bash('ls'))
+  assert.equal(seen.length, 1)
+  const fileStdin = JSON.parse(readFileSync(p.path('proj/stdin.json'), 'utf8'))
+  assert.deepEqual(seen[0].input, fileStdin)
+  assert.equal(seen[0].input.hook_event_name, 'PreToolUse')
+  assert.equal(seen[0].toolUseID, 'toolu_1')
+  assert.equal(seen[0].aborted, false)
+  assert.equal(r.outcome.decision, 'allow')
+  assert.deepEqual(r.outcome.updateInputs.at(-1), { command: 'ls -la' })
+  assert.deepEqual(r.outcome.contexts, ['listed by the host'])
+  // The matcher is Claude's: Read is neither Write nor Bash.
+  const other = await rt.dispatch('PreToolUse', { session_id: 's1', tool_name: 'Read', tool_input: {} })
+  assert.equal(seen.length, 1)
+  assert.equal(other.runs.length, 0)
+})
+
+test('a callback that hangs is aborted at its timeout and the dispatch resolves', async (t) => {
+  const { rt } = setup(t)
+  let reason
+  rt.addHooks({
+    Stop: [{
+      timeout: 0.3,
+      hooks: [function hangs(_input, _id, { signal }) {
+        return new Promise((resolve) => signal.addEventListener('abort', () => { reason = signal.reason; resolve({ decision: 'block', reason: 'too late' }) }))
+      }],
+    }],
+  })
+  const r = await rt.dispatch('Stop', { session_id: 's1' })
+  assert.equal(r.outcome.decision, 'none')
+  assert.equal(r.runs[0].timedOut, true)
+  assert.match(r.runs[0].error, /callback hangs timed out after 0\.3s/)
+  await sleep(20)
+  assert.equal(reason?.name, 'TimeoutError')
+  // one that ignores its signal is abandoned the same way
+  rt.addHooks({ Notification: [{ timeout: 0.2, hooks: [() => new Promise(() => {})] }] })
+  const n = await rt.dispatch('Notification', { session_id: 's1', message: 'm' })
+  assert.equal(n.runs[0].timedOut, true)
+})
+
+test('a callback that throws follows onError and failClosed', async (t) => {
+  const boom = async function boom() { throw new Error('kaboom') }
+  const rejects = () => Promise.reject('plain string')
+  {
+    const { rt } = setup(t)
+    rt.addHooks({ PreToolUse: [{ hooks: [boom] }], Stop: [{ hooks: [rejects] }] })
+    const r = await rt.dispatch('PreToolUse', bash('ls'))
+    assert.equal(r.outcome.decision, 'none', 'onError warn: the action goes ahead')
+    assert.equal(r.runs[0].error, 'callback boom failed: kaboom')
+    const s = await rt.dispatch('Stop', { session_id: 's1' })
+    assert.equal(s.runs[0].error, 'callback rejects failed: plain string')
+  }
+  {
+    const { rt } = setup(t, null, { onError: 'block' })
+    rt.addHooks({ PreToolUse: [{ hooks: [boom] }] })
+    const r = await rt.dispatch('PreToolUse', bash('ls'))
+    assert.equal(r.outcome.decision, 'deny')
+    assert.match(r.outcome.reason, /kaboom/)
+  }
+  {
+    const { rt } = setup(t, null, { failClosed: ['PreToolUse'] })
+    rt.addHooks({ PreToolUse: [{ hooks: [boom] }] })
+    const r = await rt.dispatch('PreToolUse', bash('ls'))
+    assert.equal(r.outcome.decision, 'deny')
+    assert.match(r.outcome.reason, /hook failed closed: callback boom failed: kaboom/)
+  }
+})
+
+test('the host’s abort rejects the dispatch and aborts the callbacks', async (t) => {
+  const { rt } = setup(t)
+  const reasons = []
+  const started = []
+  const waits = (name) => ({
+    [name]: (_i, _id, { signal }) => new Promise((resolve) => {
+      started.push(name)
+      signal.addEventListener('abort', () => { reasons.push(signal.reason.name); resolve({}) })
+    }),
+  })[name]
+  rt.addHooks({ PreToolUse: [{ hooks: [waits('a'), waits('b')] }] })
+  const ac = new AbortController()
+  const pending = rt.dispatch('PreToolUse', bash('ls'), ac.signal)
+  while (started.length < 2) await sleep(5)
+  ac.abort(new Error('user pressed Esc'))
+  await assert.rejects(pending, /user pressed Esc/)
+  for (let i = 0; i < 100 && reasons.length < 2; i++) await sleep(5)
+  assert.deepEqual(reasons, ['AbortError', 'AbortError'])
+})
+
+test('removal, the SDK event spellings, and errors that name the event and field', async (t) => {
+  const { rt } = setup(t)
+  let calls = 0
+  const remove = rt.addHooks({ PostToolUse: [{ hooks: [async () => { calls++ }] }], 'tool:after': [{ hooks: [async () => { calls++ }] }] })
+  await rt.dispatch('PostToolUse', { ...bash('ls'), tool_response: {} })
+  assert.equal(calls, 2)
+  remove()
+  remove.remove()
+  const r = await rt.dispatch('PostToolUse', { ...bash('ls'), tool_response: {} })
+  assert.equal(calls, 2)
+  assert.deepEqual(r.runs, [])
+  assert.throws(() => rt.addHooks({ PreToolUse: [{ hooks: ['nope'] }] }), { name: 'TypeError', message: /hooks\.PreToolUse\[0\]\.hooks\[0\] must be a function/ })
+  assert.throws(() => rt.addHooks({ PreToolUse: [{ matchers: 'x', hooks: [] }] }), { name: 'TypeError', message: /hooks\.PreToolUse\[0\]\.matchers: unknown field/ })
+  assert.throws(() => rt.addHooks({ PreToolUse: [{ matcher: '(', hooks: [() => {}] }] }), { message: /hooks\.PreToolUse\[0\]\.matcher:/ })
+  assert.throws(() => rt.addHooks({ BeforeLunch: [{ hooks: [() => {}] }] }), { message: /hooks\.BeforeLunch: unknown event/ })
+})
+
+test('createRuntime({hooks}) registers them, and history records each callback run', async (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.claude({ PreToolUse: [{ hooks: [{ command: answer({}) }] }] })
+  const file = p.path('history.jsonl')
+  const rt = createRuntime(p.options({
+    history: { path: file },
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [async function bashGuard() { return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no shell' } } }] }] },
+  }))
+  const r = await rt.dispatch('PreToolUse', bash('ls'))
+  assert.equal(r.outcome.decision, 'deny')
+  assert.equal(r.outcome.reason, 'no shell')
+  rt.close()
+  const line = JSON.parse(readFileSync(file, 'utf8').trim().split('\n').at(-1))
+  assert.deepEqual(line.runs.map((x) => x.kind), ['callback', 'shell'])
+  assert.match(line.runs[0].id, /^callback:bashGuard:PreToolUse:/)
+  assert.equal(line.runs[0].decision, 'deny')
+})
