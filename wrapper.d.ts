@@ -456,7 +456,7 @@ export interface HookCallbackMatcher {
 }
 
 /** Event name (the SDK's, or any name `dispatch` takes) → matcher groups. */
-export type CallbackHooks = { [event in EventName]?: HookCallbackMatcher[] }
+export type CallbackHooks = Partial<Record<EventName | (string & {}), HookCallbackMatcher[]>>
 
 /** Removes the callback hooks `addHooks` registered (calling it again does nothing). */
 export interface CallbackHooksHandle {

@@ -147,7 +147,13 @@ test('removal, the SDK event spellings, and errors that name the event and field
   assert.throws(() => rt.addHooks({ PreToolUse: [{ hooks: ['nope'] }] }), { name: 'TypeError', message: /hooks\.PreToolUse\[0\]\.hooks\[0\] must be a function/ })
   assert.throws(() => rt.addHooks({ PreToolUse: [{ matchers: 'x', hooks: [] }] }), { name: 'TypeError', message: /hooks\.PreToolUse\[0\]\.matchers: unknown field/ })
   assert.throws(() => rt.addHooks({ PreToolUse: [{ matcher: '(', hooks: [() => {}] }] }), { message: /hooks\.PreToolUse\[0\]\.matcher:/ })
-  assert.throws(() => rt.addHooks({ BeforeLunch: [{ hooks: [() => {}] }] }), { message: /hooks\.BeforeLunch: unknown event/ })
+  // An event name hookrt does not know (a newer SDK's): accepted, so a host's SDK hooks work
+  // unchanged, and never run (nothing can dispatch it).
+  const off = rt.addHooks({ BeforeLunch: [{ hooks: [() => { calls++ }] }], PostToolBatch: [{ hooks: [() => { calls++ }] }] })
+  await assert.rejects(rt.dispatch('BeforeLunch', {}), /unknown event/)
+  await rt.dispatch('PostToolBatch', { session_id: 's1' })
+  assert.equal(calls, 3, 'the known SDK event ran its callback')
+  off()
 })
 
 test('createRuntime({hooks}) registers them, and history records each callback run', async (t) => {
