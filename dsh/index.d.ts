@@ -8,6 +8,12 @@ import type { RuntimeOptions } from '../wrapper'
 export interface HookrtDshConfig extends Omit<RuntimeOptions, 'configPath' | 'discover'> {
   /** Read only this hook file instead of discovering the session workspace's files. */
   configPath?: string
+  /**
+   * A module (path, resolved from dsh's working directory) whose `hooks` export, or default
+   * export, is callback hooks in the Claude Agent SDK's `hooks` shape; they run in every
+   * session's runtime before its hook files' hooks (see `HookRuntime.addHooks`).
+   */
+  hooksModule?: string
   /** Discover files even when `configPath` is set. */
   discover?: boolean
   /** Consecutive Stop continuations a hook may force before the turn is allowed to end. Default 3. */

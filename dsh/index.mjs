@@ -7,6 +7,8 @@
 // for dsh's tools; regular-expression matchers (Codex, opencode, Hermes, or a claude matcher
 // with regex syntax) are used as written — write `(?i)bash` to match both spellings.
 import { createRequire } from 'node:module'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { randomUUID } from 'node:crypto'
 
 const require = createRequire(import.meta.url)
@@ -43,13 +45,21 @@ function lastTurn(agent) {
  * @param {import('./index').HookrtDshConfig} config
  */
 export function apply(ctx, config = {}) {
-  const { configPath, discover, stopContinuationLimit, stderrSummaryMaxChars = 500, ...runtimeOptions } = config ?? {}
+  const { configPath, discover, stopContinuationLimit, stderrSummaryMaxChars = 500, hooksModule, ...runtimeOptions } = config ?? {}
+  // `hooksModule`: a module whose `hooks` (or default) export is callback hooks in the Agent
+  // SDK's shape, registered in every session's runtime. Dispatches wait for it; a module that
+  // cannot load fails them, so a guard the user configured is never silently missing.
+  const callbacks = hooksModule
+    ? import(pathToFileURL(resolve(hooksModule)).href).then((m) => m.hooks ?? m.default)
+    : undefined
+  callbacks?.catch((e) => ctx.logger?.warn?.(`hookrt: hooksModule ${hooksModule}: ${e?.message ?? e}`))
   const runtimes = new Map()
   const inflight = new Set()
   const disposed = new AbortController()
 
   /** One runtime per session working directory, created on first use. */
-  function runtimeFor(cwd) {
+  async function runtimeFor(cwd) {
+    const hooks = await callbacks
     const key = cwd ?? process.cwd()
     let rt = runtimes.get(key)
     if (!rt) {
@@ -64,6 +74,7 @@ export function apply(ctx, config = {}) {
         harness: 'dsh',
         stopBlockLimit: stopContinuationLimit ?? DEFAULT_STOP_CONTINUATIONS,
         ...runtimeOptions,
+        ...(hooks ? { hooks } : {}),
       })
       for (const d of rt.diagnostics) ctx.logger?.warn?.(`hookrt: ${d.severity}: ${d.file ?? ''}: ${d.message}`)
       runtimes.set(key, rt)
@@ -103,7 +114,7 @@ export function apply(ctx, config = {}) {
   /** Dispatches one event and records `hook/invoked` / `hook/result` when the session can. */
   async function run(event, payload, { agent, turn, signal }) {
     if (turn !== undefined && payload.turn_id === undefined) payload = { ...payload, turn_id: String(turn) }
-    const rt = runtimeFor(payload.cwd)
+    const rt = await runtimeFor(payload.cwd)
     const sig = signal ? AbortSignal.any([signal, disposed.signal]) : disposed.signal
     const session = agent?.session
     const logs = Boolean(session?.append && turn !== undefined)

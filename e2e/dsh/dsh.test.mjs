@@ -126,6 +126,24 @@ test('a claude PreToolUse hook (matcher Bash) denies dsh\'s bash and the model s
   assert.equal(hookEvents(r, 'hook/result', 'PreToolUse')[0].data.decision, 'deny')
 })
 
+test('a hooksModule callback (Agent SDK shape) denies dsh\'s bash beside the files\' hooks', async (t) => {
+  const r = await runDsh(t, {
+    files: {
+      'guards.mjs': `export const hooks = { PreToolUse: [{ matcher: 'Bash', hooks: [async function noShell(input) {
+        return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'callback: no shell for ' + input.tool_input.command } }
+      }] }] }`,
+    },
+    config: { hooksModule: '{root}/ws/guards.mjs' },
+  })
+  assert.equal(r.code, 0, explain(r))
+  const results = toolResults(r)
+  assert.ok(results.some((x) => x.includes('callback: no shell for')), `tool results: ${JSON.stringify(results)}\n${explain(r)}`)
+  const invoked = hookEvents(r, 'hook/invoked', 'PreToolUse')
+  assert.equal(invoked.length, 1, explain(r))
+  assert.match(invoked[0].data.handlerId, /^callback:noShell:PreToolUse:/)
+  assert.equal(hookEvents(r, 'hook/result', 'PreToolUse')[0].data.decision, 'deny')
+})
+
 test('an exit-2 hook blocks the tool with its stderr', async (t) => {
   const r = await runDsh(t, {
     files: { '.claude/settings.json': { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ command: "echo 'exit two says no' >&2; exit 2", statusMessage: 'Checking the shell command' }] }] } } },
