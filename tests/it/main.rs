@@ -5,6 +5,7 @@
 
 mod common;
 
+mod callbacks;
 mod claude2026;
 mod codex_engine;
 mod contract;

@@ -186,13 +186,15 @@ fn every_interface_matches_its_rust_type() {
     let schemas = hookrt::wire_schemas();
     let mut problems = Vec::new();
     for (name, schema) in &schemas {
-        // `mcpCall` is a function the wrapper turns into callbacks; it never reaches Rust as data.
-        let js_only: &[&str] = if name == "RuntimeOptions" { &["mcpCall"] } else { &[] };
+        // `mcpCall` and `hooks` hold functions the wrapper turns into callbacks; they never
+        // reach Rust as data.
+        let js_only: &[&str] = if name == "RuntimeOptions" { &["mcpCall", "hooks"] } else { &[] };
         compare(name, &interface(&src, name), schema, js_only, &mut problems);
     }
     let checked: Vec<&str> = schemas.keys().map(String::as_str).collect();
-    // The interfaces no Rust type writes: the host's own answer and the options of one call.
-    let host_side = ["McpResult", "DispatchOptions"];
+    // The interfaces no Rust type writes: the host's own answer, the options of one call, and
+    // its callback hooks (functions; the wrapper hands Rust ids in their place).
+    let host_side = ["McpResult", "DispatchOptions", "HookCallbackMatcher", "CallbackHooksHandle"];
     for decl in src.match_indices("export interface ").map(|(i, _)| &src[i + 17..]) {
         let name: String = decl.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
         assert!(
