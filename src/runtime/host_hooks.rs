@@ -3,7 +3,7 @@
 //! and planned first. They are Claude Code hooks in everything but how they run: Claude's
 //! matcher, Claude's stdin, Claude's answers, Claude's rules when several answer.
 
-use crate::config::matcher::{compile_matcher, event_matcher};
+use crate::config::matcher::event_matcher;
 use crate::config::{HandlerSpec, Hook};
 use crate::load::HookTable;
 use crate::vocab::{Dialect, DispatchEvent};
@@ -155,7 +155,7 @@ fn callback_hook(ev: DispatchEvent, written: &str, (handle, g, i): (u64, usize, 
         canonical: ev.canonical,
         tool_result: ev.result,
         matcher_text: None,
-        matcher: compile_matcher(None, MATCHER).unwrap_or(crate::config::matcher::Matcher::All),
+        matcher: crate::config::matcher::Matcher::All,
         handler: HandlerSpec::Callback { name, id: f.id },
         timeout: None,
         on_error: None,
