@@ -151,7 +151,11 @@ impl DispatchCtx {
         }
         let secs = hook.timeout.or(policy.timeout_sec).unwrap_or_else(|| hook.handler.kind().default_timeout_secs());
         let h = crate::harness::of(hook.dialect);
-        let (env, own) = self.env_for(opts, hook, &input);
+        // A callback runs in the host's own process: it has no environment to be given.
+        let (env, own) = match hook.handler {
+            HandlerSpec::Callback { .. } => (Vec::new(), 0),
+            _ => self.env_for(opts, hook, &input),
+        };
         let command = match &hook.handler {
             HandlerSpec::Shell { command, args: None, .. } => Some(h.expand_command(command, &env[..own])),
             _ => None,
@@ -173,7 +177,10 @@ impl DispatchCtx {
             timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),
             timeout_label: secs_label(secs),
             env,
-            env_remove: removed_vars(h.env_removed(), self.base_env.as_deref()),
+            env_remove: match hook.handler {
+                HandlerSpec::Callback { .. } => Vec::new(),
+                _ => removed_vars(h.env_removed(), self.base_env.as_deref()),
+            },
             base_env: self.base_env.clone(),
             shell: h.shell(),
             command,
