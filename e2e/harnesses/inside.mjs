@@ -247,27 +247,46 @@ const CLAUDE_GUARD = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 
 /**
  * Codex with hookrt installed runs the project's `.claude/settings.json` (Codex never reads it), the
  * project trusted in Claude Code's record too: the Claude guard above must block the tool there.
+ * Claude Code with hookrt installed keeps running that file itself (hookrt leaves a harness's own
+ * files to it): the guard, merged into the session's settings beside hookrt's entries, must still
+ * block, and hookrt must not run it a second time.
  */
-function claudeGuardCheck(kit) {
+export function claudeGuardCheck(kit) {
   const k = INSIDE[kit]
   const label = 'a Claude guard exiting 1 with a JSON deny'
+  const inClaude = k.harness === 'claude'
   const envOf = tmp => {
     const settings = path.join(tmp, 'claude-settings.json')
     fs.writeFileSync(settings, JSON.stringify(CLAUDE_GUARD))
+    const setup = setupLine(k, tmp, 'in-process', { version: 1, events: {} })
+    if (inClaude) {
+      // the guard goes into the settings the kit wrote, before hookrt install adds its entries
+      const merge = `const fs=require('fs');const [f,g]=process.argv.slice(1);const s=JSON.parse(fs.readFileSync(f,'utf8'));` +
+        `const add=JSON.parse(fs.readFileSync(g,'utf8')).hooks;s.hooks??={};for(const [e,l] of Object.entries(add))s.hooks[e]=[...l,...(s.hooks[e]??[])];fs.writeFileSync(f,JSON.stringify(s,null,2))`
+      return harmless(sessionEnv(k, `${q(process.execPath)} -e ${q(merge)} "$RUN/proj/.claude/settings.json" ${q(settings)}; ${setup}`))
+    }
     const claude = [
       `mkdir -p "$RUN/proj/.claude"`, `cp ${q(settings)} "$RUN/proj/.claude/settings.json"`,
       `printf '{"projects":{"%s":{"hasTrustDialogAccepted":true}}}' "$RUN/proj" > "$RUN/home/.claude.json"`,
     ].join('; ')
-    return harmless(sessionEnv(k, `${setupLine(k, tmp, 'in-process', { version: 1, events: {} })}; ${claude}`))
+    return harmless(sessionEnv(k, `${setup}; ${claude}`))
   }
   return checkSession(kit, label, envOf, ({ run }) => {
     const problems = []
     const mock = fs.existsSync(path.join(run, KITS[kit].mock)) ? fs.readFileSync(path.join(run, KITS[kit].mock), 'utf8') : ''
     const history = readLines(path.join(run, 'home', '.local', 'state', 'hookrt', 'history.jsonl'))
-    const denied = history.flatMap(h => h.runs).filter(r => /\.claude\/settings\.json$/.test(r.file) && r.decision === 'deny')
-    if (!denied.length) problems.push(`hookrt did not deny with the Claude guard: ${JSON.stringify(history.flatMap(h => h.runs.map(r => [r.file, r.decision])))}`)
+    const ran = history.flatMap(h => h.runs).filter(r => /\.claude\/settings\.json$/.test(r.file))
+    const denied = ran.filter(r => r.decision === 'deny')
+    if (inClaude) {
+      if (ran.length) problems.push(`hookrt ran Claude Code's own file too: ${JSON.stringify(ran.map(r => [r.file, r.decision]))}`)
+      const installed = fs.readFileSync(path.join(run, 'proj', '.claude', 'settings.json'), 'utf8')
+      if (!installed.includes('hookrt') || !installed.includes(CLAUDE_GUARD_REASON)) problems.push('the settings do not hold both the guard and hookrt\'s entries')
+    } else if (!denied.length) {
+      problems.push(`hookrt did not deny with the Claude guard: ${JSON.stringify(history.flatMap(h => h.runs.map(r => [r.file, r.decision])))}`)
+    }
     if (!mock.includes(CLAUDE_GUARD_REASON)) problems.push("the guard's reason did not reach the model")
-    logLine(kit, label, `hookrt denied ${denied.length}x; the model ${mock.includes(CLAUDE_GUARD_REASON) ? 'saw' : 'did not see'} its reason`, problems)
+    const who = inClaude ? `Claude Code ran it, hookrt ${ran.length}x` : `hookrt denied ${denied.length}x`
+    logLine(kit, label, `${who}; the model ${mock.includes(CLAUDE_GUARD_REASON) ? 'saw' : 'did not see'} its reason`, problems)
     return problems
   })
 }
@@ -363,7 +382,7 @@ export async function insideChecks(kits) {
     for (const mode of modesOf(kit)) out.push(...(await insideCheck(kit, mode)))
     if (INSIDE[kit].untrusted) out.push(...untrustedCheck(kit))
     if (FEEDBACK_KITS.includes(kit)) out.push(...feedbackCheck(kit))
-    if (kit === 'codex') out.push(...claudeGuardCheck(kit))
+    if (kit === 'codex' || kit === 'claude-code') out.push(...claudeGuardCheck(kit))
   }
   return out
 }
