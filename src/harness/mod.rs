@@ -279,6 +279,14 @@ pub(crate) trait Harness: Sync {
         false
     }
 
+    /// Whether the harness merges its hooks' answers to `event` field by field, a later answer's
+    /// field replacing an earlier one's (Gemini CLI's `BeforeModel`/`AfterModel`,
+    /// `hookAggregator.ts` `mergeWithFieldReplacement`): a later allow then undoes an earlier
+    /// deny, and only the last reason, message and context are said.
+    fn replaces_fields(&self, _event: CanonicalEvent) -> bool {
+        false
+    }
+
     /// Variables it adds to a hook's environment (the hook's own `env` comes after and wins).
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
         vec![("CLAUDE_PROJECT_DIR".into(), e.project_dir.to_owned())]

@@ -445,6 +445,41 @@ fn settle(runs: &mut [Run], ctx: &DispatchCtx, fidelity: crate::vocab::Fidelity)
             }
         }
     }
+    if fidelity != crate::vocab::Fidelity::Contract {
+        replace_fields(runs, ctx.canonical);
+    }
+}
+
+/// Where a harness merges its hooks' answers field by field, each field is kept from the last
+/// of its runs that set it and cleared from the earlier ones (a stop, once asked, stays: an
+/// answer cannot be told to have said `continue: true`).
+fn replace_fields(runs: &mut [Run], event: crate::vocab::CanonicalEvent) {
+    let mut dialects: Vec<crate::vocab::Dialect> = Vec::new();
+    for r in runs.iter() {
+        if !dialects.contains(&r.hook.dialect) && crate::harness::of(r.hook.dialect).replaces_fields(event) {
+            dialects.push(r.hook.dialect);
+        }
+    }
+    for d in dialects {
+        let mut seen = (false, false, false, false, false);
+        for r in runs.iter_mut().rev().filter(|r| r.hook.dialect == d) {
+            let o = &mut r.outcome;
+            keep_last(&mut seen.0, o.decision.is_some(), || o.decision = None);
+            keep_last(&mut seen.1, o.reason.is_some(), || o.reason = None);
+            keep_last(&mut seen.2, !o.messages.is_empty(), || o.messages.clear());
+            keep_last(&mut seen.3, !o.contexts.is_empty(), || o.contexts.clear());
+            keep_last(&mut seen.4, o.stop_reason.is_some(), || o.stop_reason = None);
+        }
+    }
+}
+
+/// Walking runs from the last: the first one that has the field keeps it, the others lose it.
+fn keep_last(seen: &mut bool, has: bool, clear: impl FnOnce()) {
+    if *seen {
+        clear();
+    } else if has {
+        *seen = true;
+    }
 }
 
 /// How the reasons of these runs are joined: their harness's way when they are all of harnesses

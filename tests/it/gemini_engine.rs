@@ -154,6 +154,14 @@ const CASES: &[Case] = &[
         payload: || json!({"llm_request": {"model": "x"}}),
         ran: &["model"],
     },
+    Case {
+        upstream: "hookPlanner.ts matchesTrigger: a PreCompress trigger matches exactly, not as a regex",
+        hooks: || json!({"PreCompress": [{"matcher": "man.*", "hooks": [hook("regex")]}, {"hooks": [hook("any")]}]}),
+        user: None,
+        event: "PreCompress",
+        payload: || json!({"trigger": "manual"}),
+        ran: &["any"],
+    },
 ];
 
 #[tokio::test]
@@ -198,4 +206,38 @@ async fn several_reasons_are_joined_by_a_newline() {
     );
     let r = to_json(&dispatch(&p.runtime(), "BeforeTool", json!({"tool_name": "run_shell_command"})).await);
     assert_eq!(r["outcome"]["reason"], "first\nsecond", "{r}");
+}
+
+/// The outcome of one Gemini `BeforeModel`/`AfterModel`/`BeforeTool` dispatch of these answers.
+async fn merged(event: &str, answers: &[&str]) -> Value {
+    let p = Project::new();
+    let hooks: Vec<Value> =
+        answers.iter().map(|a| json!({"type": "command", "command": format!("echo '{a}'")})).collect();
+    p.write("proj/.gemini/settings.json", &json!({"hooks": {event: [{"hooks": hooks}]}}).to_string());
+    to_json(&dispatch(&p.runtime(), event, json!({"tool_name": "run_shell_command", "llm_request": {}})).await)
+        ["outcome"]
+        .clone()
+}
+
+/// `hookAggregator.ts` `mergeWithFieldReplacement` (BeforeModel, AfterModel): each field of a
+/// later answer replaces the earlier one's — a later allow undoes a deny, the last reason and
+/// message are the ones said — while BeforeTool's `mergeWithOrDecision` keeps every deny.
+#[tokio::test]
+async fn model_answers_merge_by_field_replacement() {
+    let deny = |why: &str| format!(r#"{{"decision":"deny","reason":"{why}"}}"#);
+    for event in ["BeforeModel", "AfterModel"] {
+        let o = merged(event, &[&deny("first"), &deny("second")]).await;
+        assert_eq!((o["decision"].as_str(), o["reason"].as_str()), (Some("deny"), Some("second")), "{event}: {o}");
+        let o = merged(event, &[&deny("first"), r#"{"decision":"allow"}"#]).await;
+        assert_ne!(o["decision"], "deny", "{event}: a later allow replaces the deny: {o}");
+        let o = merged(event, &[r#"{"decision":"allow"}"#, &deny("late")]).await;
+        assert_eq!(o["decision"], "deny", "{event}: {o}");
+        let o = merged(event, &[&deny("kept"), "{}"]).await;
+        assert_eq!((o["decision"].as_str(), o["reason"].as_str()), (Some("deny"), Some("kept")), "{event}: {o}");
+        let said = |m: &str| format!(r#"{{"systemMessage":"{m}"}}"#);
+        let o = merged(event, &[&said("one"), &said("two")]).await;
+        assert_eq!(o["messages"], json!(["two"]), "{event}: {o}");
+    }
+    let o = merged("BeforeTool", &[&deny("first"), r#"{"decision":"allow"}"#]).await;
+    assert_eq!(o["decision"], "deny", "BeforeTool keeps the deny: {o}");
 }

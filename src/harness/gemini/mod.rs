@@ -130,6 +130,10 @@ impl Harness for Gemini {
         "\n"
     }
 
+    fn replaces_fields(&self, event: CanonicalEvent) -> bool {
+        matches!(event, E::ModelBefore | E::ModelAfter)
+    }
+
     /// `getHookKey`: the hook's `name` and command.
     fn once_per_fire(&self, hook: &Hook) -> Option<String> {
         let command = hook.command_text().unwrap_or_default();
