@@ -3,7 +3,9 @@
 // Usage in a hook entry:  node /abs/recorder.mjs <eventName> [tag]
 // Log:  $RECORDER_LOG (default ./recorder.jsonl): one JSON line per call.
 // Mode: control file $RECORDER_CTL (JSON {"<event>":"<mode>","<event>:<tag>":"<mode>","*":"<mode>"}), else
-//   $RECORDER_MODE, else allow.  allow | exit2 | json-deny | context | update-input | stop-block | sleep | exit1
+//   $RECORDER_MODE, else allow.  allow | exit2 | json-deny | context | update-input | stop-block | sleep | exit1,
+//   and the unusual answers: exit1-json-deny | exit2-silent | exit2-json-stdout | exit2-plain-stdout |
+//   exit3-plain-stdout | truncated-json | log-then-json | json-deny-wrong-event | legacy-block | continue-false | killed
 // The answers are Claude Code's: exit 2 with the reason on stderr, `hookSpecificOutput.permissionDecision`,
 // `hookSpecificOutput.additionalContext`, `hookSpecificOutput.updatedInput`, `{"decision":"block"}`.
 import fs from 'node:fs'
@@ -33,6 +35,18 @@ function answer() {
     case 'exit1': return { code: 1, stderr: 'oops' }
     case 'exit2': return { code: 2, stderr: 'blocked by recorder' }
     case 'sleep': return { code: 0, sleep: 5000 }
+    // the unusual answers (hookrt's S13-S22)
+    case 'exit1-json-deny': return { code: 1, stdout: hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' }) }
+    case 'exit2-silent': return { code: 2 }
+    case 'exit2-json-stdout': return { code: 2, stdout: hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' }) }
+    case 'exit2-plain-stdout': return { code: 2, stdoutText: 'blocked by recorder on stdout' }
+    case 'exit3-plain-stdout': return { code: 3, stdoutText: 'plain deny from recorder' }
+    case 'truncated-json': return { code: 0, stdoutText: JSON.stringify(hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' })).slice(0, 60) }
+    case 'log-then-json': return { code: 0, stdoutText: 'checking...\n' + JSON.stringify(hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' })) }
+    case 'json-deny-wrong-event': return { code: 0, stdout: { hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' } } }
+    case 'legacy-block': return { code: 0, stdout: { decision: 'block', reason: 'json deny from recorder' } }
+    case 'continue-false': return { code: 0, stdout: { continue: false, stopReason: 'stopped by recorder' } }
+    case 'killed': return { code: 0, kill: true }
     case 'json-deny': return { code: 0, stdout: hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' }) }
     case 'context': return { code: 0, stdout: hso({ additionalContext: 'CONTEXT-FROM-HOOK' }) }
     case 'update-input': {
@@ -64,6 +78,8 @@ fs.appendFileSync(logFile, JSON.stringify({ ...probe,
 }) + '\n')
 if (a.sleep) await new Promise(r => setTimeout(r, a.sleep))
 if (a.sleep) fs.appendFileSync(logFile, JSON.stringify({ t: new Date().toISOString(), event, tag, mode, note: 'sleep finished (hook was not killed)' }) + '\n')
+if (a.kill) process.kill(process.pid, 'SIGKILL')
 if (a.stderr) process.stderr.write(a.stderr + '\n')
 if (a.stdout) process.stdout.write(JSON.stringify(a.stdout) + '\n')
+if (a.stdoutText) process.stdout.write(a.stdoutText + '\n')
 process.exitCode = a.code

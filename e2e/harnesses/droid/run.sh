@@ -41,6 +41,18 @@ case $SC in
   S10) CTL='{}'; LAYOUT=matchers ;;
   S11) CTL='{"PreToolUse":"exit2"}'; FILE=settings ;;
   S12) CTL='{"PreToolUse":"exit2"}'; FILE=wrapped ;;
+  # the unusual answers
+  S13) CTL='{"PreToolUse":"exit1-json-deny"}' ;;       # exit 1 with a JSON deny on stdout
+  S14) CTL='{"PreToolUse":"exit2-silent"}' ;;          # exit 2, nothing on stderr
+  S15) CTL='{"PreToolUse":"exit2-json-stdout"}' ;;     # exit 2, the deny as JSON on stdout
+  S16) CTL='{"PreToolUse":"exit2-plain-stdout"}' ;;    # exit 2, plain text on stdout
+  S17) CTL='{"PreToolUse":"exit3-plain-stdout"}' ;;    # exit 3, plain text on stdout
+  S18) CTL='{"PreToolUse":"truncated-json"}' ;;        # a JSON deny cut short
+  S19) CTL='{"PreToolUse":"log-then-json"}' ;;         # a log line before the JSON deny
+  S20) CTL='{"PreToolUse":"json-deny-wrong-event"}' ;; # a deny naming hookEventName PostToolUse
+  S21) CTL='{"PreToolUse":"legacy-block"}' ;;          # the legacy {"decision":"block"}
+  S22) CTL='{"PreToolUse":"continue-false"}' ;;        # continue:false on PreToolUse
+  S23) CTL='{"PreToolUse":"killed"}' ;;                # killed by SIGKILL
   *) echo "unknown scenario $SC"; exit 2 ;;
 esac
 echo "$CTL" > "$RUN/ctl.json"

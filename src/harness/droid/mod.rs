@@ -6,6 +6,7 @@
 //! CLI 0.225.2 (e2e/harnesses/droid), which differs from its docs: a project `hooks.json` whose
 //! events sit under a `hooks` key is silently never run, and `settings.local.json` is not read.
 
+mod answer;
 mod input;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
@@ -137,6 +138,17 @@ impl Harness for Droid {
 
     fn stdin_newline(&self) -> bool {
         false
+    }
+
+    fn read_run(
+        &self,
+        code: Option<i32>,
+        event: crate::vocab::CanonicalEvent,
+        stdout: &str,
+        stderr: &str,
+        out: &mut crate::vocab::RunOutcome,
+    ) -> bool {
+        answer::read_run(code, event, stdout, stderr, out)
     }
 
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
