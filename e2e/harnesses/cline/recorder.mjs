@@ -31,6 +31,18 @@ function answer() {
     case 'exit1': return { code: 1, stderr: 'oops' }
     case 'exit2': return { code: 2, stderr: 'blocked by recorder' }
     case 'sleep': return { code: 0, sleep: 5000 }
+    // the unusual answers (hookrt's S12-S22)
+    case 'exit1-json-deny': return { code: 1, stdout: { cancel: true, errorMessage: 'json deny from recorder' } }
+    case 'exit2-silent': return { code: 2 }
+    case 'exit2-json-stdout': return { code: 2, stdout: { cancel: true, errorMessage: 'json deny from recorder' } }
+    case 'exit2-plain-stdout': return { code: 2, stdoutText: 'blocked by recorder on stdout' }
+    case 'exit3-plain-stdout': return { code: 3, stdoutText: 'plain deny from recorder' }
+    case 'truncated-json': return { code: 0, stdoutText: JSON.stringify({ cancel: true, errorMessage: 'json deny from recorder' }).slice(0, 20) }
+    case 'log-then-json': return { code: 0, stdoutText: 'checking...\n' + JSON.stringify({ cancel: true, errorMessage: 'json deny from recorder' }) }
+    case 'hso-deny': return { code: 0, stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' } } }
+    case 'legacy-block': return { code: 0, stdout: { decision: 'block', reason: 'json deny from recorder' } }
+    case 'continue-false': return { code: 0, stdout: { continue: false, stopReason: 'stopped by recorder' } }
+    case 'killed': return { code: 0, kill: true }
     case 'json-deny': return { code: 0, stdout: { cancel: true, errorMessage: 'json deny from recorder' } }
     case 'context': return { code: 0, stdout: { cancel: false, contextModification: 'CONTEXT-FROM-HOOK' } }
     case 'update-input':
@@ -62,6 +74,8 @@ fs.appendFileSync(logFile, JSON.stringify({ ...probe,
 }) + '\n')
 if (a.sleep) await new Promise(r => setTimeout(r, a.sleep))
 if (a.sleep) fs.appendFileSync(logFile, JSON.stringify({ t: new Date().toISOString(), event, tag, mode, note: 'sleep finished (hook was not killed)' }) + '\n')
+if (a.kill) process.kill(process.pid, 'SIGKILL')
 if (a.stderr) process.stderr.write(a.stderr + '\n')
 if (a.stdout) process.stdout.write(JSON.stringify(a.stdout) + '\n')
+if (a.stdoutText) process.stdout.write(a.stdoutText + '\n')
 process.exitCode = a.code

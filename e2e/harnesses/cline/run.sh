@@ -37,6 +37,18 @@ case $SC in
   S9) CTL='{"PreToolUse":"exit1"}' ;;
   S10) CTL='{}'; LAYOUT=two-folders ;;
   S11) CTL='{}'; LAYOUT=extensions ;;
+  # the unusual answers
+  S12) CTL='{"PreToolUse":"exit1-json-deny"}' ;;    # exit 1 with a cancel on stdout
+  S13) CTL='{"PreToolUse":"exit2-silent"}' ;;       # exit 2, nothing on stderr
+  S14) CTL='{"PreToolUse":"exit2-json-stdout"}' ;;  # exit 2, a cancel on stdout
+  S15) CTL='{"PreToolUse":"exit2-plain-stdout"}' ;; # exit 2, plain text on stdout
+  S16) CTL='{"PreToolUse":"exit3-plain-stdout"}' ;; # exit 3, plain text on stdout
+  S17) CTL='{"PreToolUse":"truncated-json"}' ;;     # a cancel cut short
+  S18) CTL='{"PreToolUse":"log-then-json"}' ;;      # a log line before the cancel
+  S19) CTL='{"PreToolUse":"hso-deny"}' ;;           # Claude Code's hookSpecificOutput deny
+  S20) CTL='{"PreToolUse":"legacy-block"}' ;;       # the legacy {"decision":"block"}
+  S21) CTL='{"PreToolUse":"continue-false"}' ;;     # Claude Code's continue:false
+  S22) CTL='{"PreToolUse":"killed"}' ;;             # killed by SIGKILL
   *) echo "unknown scenario $SC"; exit 2 ;;
 esac
 echo "$CTL" > "$RUN/ctl.json"
