@@ -90,6 +90,7 @@ export const KITS = {
     runsVar: 'RUNS',
     netns: { UNSHARE: '1' },
     scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S5b', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11', 'S12', 'S13', 'S14', 'S15',
+      'S16', 'S17', 'S18', 'S19', 'S20', 'S21', 'S22', 'S23',
       'S1-pascal', 'S2-pascal', 'S3-pascal', 'S6-pascal', 'S7-pascal', 'S10-pascal', 'S11-pascal'],
     // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
     smoke: ['S1', 'S3'],

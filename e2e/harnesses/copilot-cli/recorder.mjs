@@ -41,6 +41,15 @@ function answer() {
     // exit 2 with a JSON deny on stdout beside the stderr text
     case 'exit2-json':
       return { code: 2, stderr: 'blocked by recorder', stdout: { permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' } }
+    // the unusual answers (hookrt's S16-S23)
+    case 'exit1-json-deny': return { code: 1, stdout: { permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' } }
+    case 'exit2-silent': return { code: 2 }
+    case 'exit2-json-stdout': return { code: 2, stdout: { permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' } }
+    case 'exit2-plain-stdout': return { code: 2, stdoutText: 'blocked by recorder on stdout' }
+    case 'exit3-plain-stdout': return { code: 3, stdoutText: 'plain deny from recorder' }
+    case 'truncated-json': return { code: 0, stdoutText: JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' }).slice(0, 30) }
+    case 'log-then-json': return { code: 0, stdoutText: 'checking...\n' + JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' }) }
+    case 'killed': return { code: 0, kill: true }
     case 'context':
       return { code: 0, stdout: { additionalContext: 'CONTEXT-FROM-HOOK' } }
     case 'update-input': {
@@ -74,6 +83,8 @@ fs.appendFileSync(logFile, JSON.stringify({ ...probe,
 }) + '\n')
 if (a.sleep) await new Promise(r => setTimeout(r, a.sleep))
 if (a.sleep) fs.appendFileSync(logFile, JSON.stringify({ t: new Date().toISOString(), event, tag, mode, note: 'sleep finished (hook was not killed)' }) + '\n')
+if (a.kill) process.kill(process.pid, 'SIGKILL')
 if (a.stderr) process.stderr.write(a.stderr + '\n')
 if (a.stdout) process.stdout.write(JSON.stringify(a.stdout) + '\n')
+if (a.stdoutText) process.stdout.write(a.stdoutText + '\n')
 process.exitCode = a.code

@@ -51,6 +51,15 @@ case $S in
   S13) CTL='{"preToolUse":"continue-false"}' ;;  # continue:false
   S14) CTL='{"preToolUse":"exit2-json"}' ;;      # exit 2 with a JSON deny on stdout
   S15) CTL='{"preToolUse:first":"json-deny"}' ;; # two preToolUse hooks, the first denies
+  # the unusual answers
+  S16) CTL='{"preToolUse":"exit1-json-deny"}' ;;    # exit 1 with a JSON deny on stdout
+  S17) CTL='{"preToolUse":"exit2-silent"}' ;;       # exit 2, nothing on stderr
+  S18) CTL='{"preToolUse":"exit2-json-stdout"}' ;;  # exit 2, a JSON deny on stdout, nothing on stderr
+  S19) CTL='{"preToolUse":"exit2-plain-stdout"}' ;; # exit 2, plain text on stdout
+  S20) CTL='{"preToolUse":"exit3-plain-stdout"}' ;; # exit 3, plain text on stdout
+  S21) CTL='{"preToolUse":"truncated-json"}' ;;     # a JSON deny cut short
+  S22) CTL='{"preToolUse":"log-then-json"}' ;;      # a log line before the JSON deny
+  S23) CTL='{"preToolUse":"killed"}' ;;             # killed by SIGKILL
   *) echo "unknown scenario $S" >&2; exit 64 ;;
 esac
 echo "$CTL" > "$RUN/ctl.json"
