@@ -123,7 +123,7 @@ mod tests {
         let o = run(Some(2), "{\"decision\":\"approve\"}", " no \n", ToolBefore);
         assert_eq!((o.decision, o.reason.as_deref()), (Some(Decision::Deny), Some("no")));
         let raw = Raw { exit_code: Some(2), stdout: String::new(), stderr: String::new(), truncated: false };
-        let o = decode(raw, ToolBefore, Dialect::Droid);
+        let o = decode(raw, ToolBefore, Dialect::Native);
         assert_eq!(o.reason.as_deref(), Some(BLOCKED_BY_HOOK));
         assert!(o.plain_stdout.is_none());
         // Claude Code 2.1.332 (recorded): the JSON reason on stdout, else "No stderr output"
@@ -144,9 +144,11 @@ mod tests {
         assert_eq!((o.decision, o.reason.as_deref()), (Some(Decision::Deny), Some("json says no")));
         let o = run(Some(1), r#"{"decision":"block","reason":"keep going"}"#, "", TurnStop);
         assert_eq!(o.decision, Some(Decision::Deny));
-        // the other dialects keep the common rule: exit 1 decides nothing
+        // the dialects without a rule of their own keep the common one: exit 1 decides nothing
+        // (Droid reads the JSON too, as recorded: harness::droid::answer)
         let raw = Raw { exit_code: Some(1), stdout: deny.into(), stderr: String::new(), truncated: false };
-        assert_eq!(decode(raw, ToolBefore, Dialect::Droid).decision, None);
+        assert_eq!(decode(raw.clone(), ToolBefore, Dialect::Native).decision, None);
+        assert_eq!(decode(raw, ToolBefore, Dialect::Droid).decision, Some(Decision::Deny));
     }
 
     #[test]

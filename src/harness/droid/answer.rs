@@ -2,8 +2,8 @@
 //! e2e/recordings/droid S13–S23, docs/harnesses/droid.md "Answers"): a JSON object on stdout is
 //! the answer on every exit code and whatever its `hookEventName` says; exit 2 blocks even with
 //! nothing on stderr, and then tells the model nothing; an exit code from 3 to 127 blocks the tool
-//! and ends the session (a hook killed by a signal does not); on `PreToolUse` the legacy top-level `decision` is ignored and
-//! `continue: false` blocks the tool as it ends the session.
+//! and ends the session (a hook killed by a signal does not); on `PreToolUse` the legacy top-level
+//! `decision` is ignored and `continue: false` blocks the tool as it ends the session.
 
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Answer, Decision, OutputRule, RunOutcome};
