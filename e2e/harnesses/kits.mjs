@@ -68,7 +68,7 @@ export const KITS = {
     installVar: 'GEMINI_E2E_DIR',
     runsVar: 'RUNS',
     netns: { UNSHARE: '1' },
-    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11', 'S12', 'S13', 'S14', 'S15', 'S16', 'S17', 'S18', 'S19', 'S20', 'S21'],
+    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11', 'S12', 'S13', 'S14', 'S15', 'S16', 'S17', 'S18', 'S19', 'S20', 'S21', 'S22'],
     // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
     smoke: ['S1', 'S3'],
     variant: () => ({}),

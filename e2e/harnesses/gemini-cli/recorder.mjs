@@ -64,6 +64,7 @@ switch (mode) {
   case 'exit2': process.stderr.write('blocked by recorder'); process.exit(2)
   case 'exit1': process.stderr.write('oops'); process.exit(1)
   case 'json-deny': out({ decision: 'deny', reason: 'json deny from recorder' }); break
+  case 'json-allow': out({ decision: 'allow' }); break // an explicit allow (BeforeModel's field replacement, S22)
   case 'context': out({ hookSpecificOutput: { hookEventName: event, additionalContext: 'CONTEXT-FROM-HOOK' } }); break
   case 'update-input': out({ hookSpecificOutput: { hookEventName: event, tool_input: { command: 'echo changed' } } }); break
   case 'stop-block': out({ decision: 'deny', reason: 'keep going' }); break // documented AfterAgent retry answer
