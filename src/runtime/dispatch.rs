@@ -152,10 +152,8 @@ impl DispatchCtx {
         let secs = hook.timeout.or(policy.timeout_sec).unwrap_or_else(|| hook.handler.kind().default_timeout_secs());
         let h = crate::harness::of(hook.dialect);
         // A callback runs in the host's own process: it has no environment to be given.
-        let (env, own) = match hook.handler {
-            HandlerSpec::Callback { .. } => (Vec::new(), 0),
-            _ => self.env_for(opts, hook, &input),
-        };
+        let own_process = !matches!(hook.handler, HandlerSpec::Callback { .. });
+        let (env, own) = if own_process { self.env_for(opts, hook, &input) } else { (Vec::new(), 0) };
         let command = match &hook.handler {
             HandlerSpec::Shell { command, args: None, .. } => Some(h.expand_command(command, &env[..own])),
             _ => None,
@@ -177,10 +175,7 @@ impl DispatchCtx {
             timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),
             timeout_label: secs_label(secs),
             env,
-            env_remove: match hook.handler {
-                HandlerSpec::Callback { .. } => Vec::new(),
-                _ => removed_vars(h.env_removed(), self.base_env.as_deref()),
-            },
+            env_remove: if own_process { removed_vars(h.env_removed(), self.base_env.as_deref()) } else { Vec::new() },
             base_env: self.base_env.clone(),
             shell: h.shell(),
             command,

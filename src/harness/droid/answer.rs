@@ -26,17 +26,11 @@ pub(crate) fn read_run(code: Option<i32>, event: E, stdout: &str, stderr: &str, 
             return true;
         }
     }
-    match code {
-        Some(2) if stderr.trim().is_empty() => {
-            fail(code, event, out);
-            true
-        }
-        Some(c) if ends_session(Some(c)) => {
-            fail(code, event, out);
-            true
-        }
-        _ => false,
+    let own_rule = (code == Some(2) && stderr.trim().is_empty()) || ends_session(code);
+    if own_rule {
+        fail(code, event, out);
     }
+    own_rule
 }
 
 /// An exit code above 2 ends the session (S17); one a shell gives a hook killed by a signal
