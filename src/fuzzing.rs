@@ -31,7 +31,7 @@ pub const CONFIG_FILES: &[(&str, Option<Dialect>)] = &[
 ];
 
 /// Every dialect, for targets that pick one by a byte.
-pub const DIALECTS: [Dialect; 17] = Dialect::ALL;
+pub const DIALECTS: [Dialect; Dialect::COUNT] = Dialect::ALL;
 
 /// A config file of any dialect: hooks and diagnostics, never a panic; every diagnostic names
 /// its file; the file's JSON Schema type refuses it exactly when the loader reports an error.

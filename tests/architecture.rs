@@ -370,3 +370,95 @@ fn no_function_is_over_sixty_lines() {
     }
     assert!(long.is_empty(), "functions over 60 lines:\n{}", long.join("\n"));
 }
+
+/// The words of an identifier (`claude_name` → claude, name; `HostHarness` → host, harness).
+fn words(ident: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in ident.split('_').filter(|p| !p.is_empty()) {
+        let mut w = String::new();
+        let cs: Vec<char> = part.chars().collect();
+        for (i, c) in cs.iter().enumerate() {
+            let boundary = c.is_uppercase()
+                && i > 0
+                && (cs[i - 1].is_lowercase() || cs.get(i + 1).is_some_and(|n| n.is_lowercase()));
+            if boundary && !w.is_empty() {
+                out.push(std::mem::take(&mut w));
+            }
+            w.extend(c.to_lowercase());
+        }
+        if !w.is_empty() {
+            out.push(w);
+        }
+    }
+    out
+}
+
+/// The harnesses by their folders' names, from `src/harness/` (hookrt's own `native` and the
+/// `.agents` files are not counted: their names are ordinary words).
+fn harness_names(src: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(src.join("harness"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir() && e.path().join("mod.rs").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "native" && n != "agents" && n != "schema")
+        .collect();
+    names.sort();
+    names
+}
+
+/// Where code names a harness outside its folder: `"file: harness"` pairs, each once. The
+/// registration table and the converter (which writes every harness's files) may.
+fn harness_names_outside(src: &Path) -> BTreeSet<String> {
+    let names = harness_names(src);
+    let mut found = BTreeSet::new();
+    for (m, (text, _)) in read_tree(src) {
+        if m.first().map(String::as_str) == Some("convert") || m == ["vocab", "harnesses"] {
+            continue;
+        }
+        let code = code_only(&text);
+        for ident in code.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            for w in words(ident) {
+                if names.contains(&w) && !(m.len() >= 2 && m[0] == "harness" && m[1] == w) {
+                    found.insert(format!("{}: {w}", m.join("/")));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The places that still name a harness outside its folder (issue 38 moves that knowledge into
+/// the harnesses' folders). The list only shrinks: a new place fails this test, and so does a
+/// listed one that no longer names the harness (take it off the list).
+const STILL_NAMED_OUTSIDE: &str = include_str!("architecture/harness_names_outside.txt");
+
+#[test]
+fn harness_names_stay_in_their_folders() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    assert!(harness_names(&src).len() >= 15, "{:?}", harness_names(&src));
+    let found = harness_names_outside(&src);
+    let listed: BTreeSet<String> = STILL_NAMED_OUTSIDE
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect();
+    let new: Vec<_> = found.difference(&listed).collect();
+    let gone: Vec<_> = listed.difference(&found).collect();
+    assert!(new.is_empty(), "code names a harness outside its folder (ask the harness instead):\n{new:#?}");
+    assert!(
+        gone.is_empty(),
+        "no longer named there: remove from tests/architecture/harness_names_outside.txt:\n{gone:#?}"
+    );
+}
+
+/// The word splitting the check relies on.
+#[test]
+fn identifiers_split_into_words() {
+    assert_eq!(words("claude_name"), ["claude", "name"]);
+    assert_eq!(words("HostHarness"), ["host", "harness"]);
+    assert_eq!(words("KEYED_ENV"), ["keyed", "env"]);
+    assert_eq!(words("HERMES_HOME"), ["hermes", "home"]);
+    assert_eq!(words("parseJSONText"), ["parse", "json", "text"]);
+}

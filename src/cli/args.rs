@@ -3,18 +3,39 @@
 
 use crate::runtime::history::HistoryOptions;
 use crate::runtime::options::RuntimeOptions;
-use crate::vocab::{ApprovalScope, Fidelity, IfRules, LlmOptions, OnError, ProxyOptions};
+use crate::vocab::{ApprovalScope, Dialect, Fidelity, HostHarness, IfRules, LlmOptions, OnError, ProxyOptions};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 /// The harnesses `hook`, `install` and `uninstall` take.
-const HOSTS: [&str; 5] = ["claude", "codex", "gemini", "copilot", "hermes"];
+fn hosts() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(HostHarness::HARNESSES.map(HostHarness::as_str))
+}
+
+/// The command's description, naming every harness the registration table holds.
+fn about() -> String {
+    let titles: Vec<&str> = Dialect::ALL.iter().map(|d| d.title()).collect();
+    format!("Runs the hooks your harnesses' files declare: {}", titles.join(", "))
+}
+
+/// `trust`'s description, naming the harnesses whose every hook needs consent.
+fn trust_about() -> String {
+    let every: Vec<&str> = Dialect::ALL
+        .into_iter()
+        .filter(|d| crate::harness::of(*d).consent() == crate::harness::Consent::EveryHook)
+        .map(Dialect::title)
+        .collect();
+    format!(
+        "Consent for hooks before they run: list, approve or revoke (command, event, script hash) — project and local hooks of every harness, every hook of {}",
+        every.join(", ")
+    )
+}
 
 #[derive(Parser, Debug)]
 #[command(
     name = "hookrt",
     version,
-    about = "Runs the hooks your Claude Code, Codex, opencode and hookrt files declare",
+    about = about(),
     disable_help_subcommand = true
 )]
 pub(crate) struct Cli {
@@ -131,7 +152,7 @@ pub(crate) enum Command {
     /// Print the files read (scope, dialect, file), each followed by its hooks (id, matcher,
     /// enabled or disabled).
     List,
-    /// Consent for Hermes shell hooks: list, approve or revoke (command, event, script hash).
+    #[command(about = trust_about())]
     Trust {
         #[command(subcommand)]
         action: TrustAction,
@@ -182,7 +203,7 @@ pub(crate) enum Command {
     /// answer in the harness's format (what `hookrt install` writes into its files).
     Hook {
         /// claude, codex, gemini, copilot or hermes.
-        #[arg(value_name = "HARNESS", value_parser = HOSTS)]
+        #[arg(value_name = "HARNESS", value_parser = hosts())]
         harness: String,
         /// The event as the harness names it (default: the input's `hook_event_name`).
         #[arg(long, value_name = "EVENT")]
@@ -198,7 +219,7 @@ pub(crate) enum Command {
     /// Make a harness run hookrt on each of its events (`hookrt hook <harness>` entries in its
     /// own file, with the trust step it needs for them): claude, codex, gemini, copilot, hermes.
     Install {
-        #[arg(value_name = "HARNESS", value_parser = HOSTS)]
+        #[arg(value_name = "HARNESS", value_parser = hosts())]
         harness: String,
         /// The user's file (every project) or this project's.
         #[arg(long, value_name = "SCOPE", value_parser = ["user", "project"], default_value = "project")]
@@ -218,7 +239,7 @@ pub(crate) enum Command {
     /// Remove what `hookrt install` wrote; files it did not otherwise change come back byte for
     /// byte.
     Uninstall {
-        #[arg(value_name = "HARNESS", value_parser = HOSTS)]
+        #[arg(value_name = "HARNESS", value_parser = hosts())]
         harness: String,
         #[arg(long, value_name = "SCOPE", value_parser = ["user", "project"], default_value = "project")]
         scope: String,

@@ -271,8 +271,10 @@ fn finish(plan: Result<Plan, install::InstallError>, t: &Target, dry_run: bool, 
 pub(crate) async fn doctor(shared: &Shared, io: &mut Io<'_>) -> bool {
     let t = target(shared, None);
     let mut bad = false;
-    for (name, dialect) in crate::inside::HOSTS {
-        for (scope, file, n, missing) in install::status(*dialect, &t) {
+    for host in crate::vocab::HostHarness::HARNESSES {
+        let Some(dialect) = host.dialect() else { continue };
+        let name = host.as_str();
+        for (scope, file, n, missing) in install::status(dialect, &t) {
             let ok = missing.is_empty();
             bad |= !ok;
             let mark = if ok { "ok" } else { "PROBLEM" };

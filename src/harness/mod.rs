@@ -3,29 +3,21 @@
 //! tool names it uses. Each folder implements [`Harness`]; [`registry`] lists them, and the
 //! runtime reaches a harness only through that trait (docs/architecture.md).
 
-pub(crate) mod agents;
-pub(crate) mod antigravity;
-pub(crate) mod auggie;
-pub(crate) mod claude;
-pub(crate) mod cline;
-pub(crate) mod codex;
-pub(crate) mod copilot;
-pub(crate) mod cursor;
-pub(crate) mod droid;
-pub(crate) mod gemini;
-pub(crate) mod hermes;
-pub(crate) mod kimi;
-pub(crate) mod kiro;
-pub(crate) mod native;
-pub(crate) mod opencode;
-pub(crate) mod qwen;
+/// Declares each harness's folder, from the registration table (`vocab/harnesses.rs`).
+macro_rules! harness_folders {
+    ($($(#[$doc:meta])* $variant:ident $name:literal $title:literal $folder:ident :: $ty:ident,)*) => {
+        $(pub(crate) mod $folder;)*
+    };
+}
+
+crate::vocab::harnesses::harness_table!(harness_folders);
+
 pub(crate) mod registry;
 pub(crate) mod reply;
 pub(crate) mod schema;
 pub(crate) mod stdin;
 pub(crate) mod tools;
 pub(crate) mod trust;
-pub(crate) mod windsurf;
 
 use crate::config::{Candidate, FileCtx, Hook, LoadSink, PluginDir, Roots};
 use crate::vocab::{
@@ -98,6 +90,15 @@ pub(crate) enum Discovery {
     Own,
 }
 
+/// Why a harness takes a file's event names as its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum NameClaim {
+    /// A name only this harness uses (`BeforeTool`, `beforeShellExecution`): tried first.
+    Own,
+    /// Names of its shape (opencode's dotted, hookrt's colon names): tried after every `Own`.
+    Shape,
+}
+
 /// How a harness's hooks are approved before they run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Consent {
@@ -124,6 +125,11 @@ pub(crate) trait Harness: Sync {
         Discovery::Own
     }
 
+    /// Its own names of tools, by Claude's name; `None` when it names them as Claude Code does.
+    fn tool_names(&self) -> Option<&'static tools::ToolNames> {
+        None
+    }
+
     /// Its discovery rows, in reading order.
     fn files(&self, roots: Roots) -> Vec<Candidate>;
 
@@ -132,9 +138,16 @@ pub(crate) trait Harness: Sync {
         false
     }
 
+    /// When its path rule also takes names other harnesses' files have (`settings*.json`,
+    /// `config.toml`, `*.yaml`, the `.agents` folder Antigravity shares): the rank at which it
+    /// is tried after every harness whose rule is its own folder or file name, lowest first.
+    fn path_fallback(&self) -> Option<u8> {
+        None
+    }
+
     /// Whether these event names under `hooks` are its own (for an explicitly named file).
-    fn owns_event_names(&self, _keys: &[&str]) -> bool {
-        false
+    fn owns_event_names(&self, _keys: &[&str]) -> Option<NameClaim> {
+        None
     }
 
     /// How diagnostics name one of its files.

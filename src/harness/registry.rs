@@ -2,30 +2,19 @@
 //! name, discovery order, and recognising an explicitly named file.
 
 use crate::config::{Candidate, Roots};
-use crate::harness::{Discovery, Harness};
+use crate::harness::{Discovery, Harness, NameClaim};
 use crate::vocab::{CanonicalEvent, Dialect, DispatchEvent, Scope, ToolResult};
 use std::path::Path;
 
-/// Every harness, in registry order (the order of [`Dialect::ALL`]).
-pub(crate) static HARNESSES: [&dyn Harness; 17] = [
-    &crate::harness::claude::Claude,
-    &crate::harness::codex::Codex,
-    &crate::harness::opencode::Opencode,
-    &crate::harness::hermes::Hermes,
-    &crate::harness::native::Native,
-    &crate::harness::agents::Agents,
-    &crate::harness::gemini::Gemini,
-    &crate::harness::cursor::Cursor,
-    &crate::harness::copilot::Copilot,
-    &crate::harness::windsurf::Windsurf,
-    &crate::harness::qwen::Qwen,
-    &crate::harness::droid::Droid,
-    &crate::harness::cline::Cline,
-    &crate::harness::kimi::Kimi,
-    &crate::harness::auggie::Auggie,
-    &crate::harness::antigravity::Antigravity,
-    &crate::harness::kiro::Kiro,
-];
+/// Builds [`HARNESSES`] from the registration table's rows.
+macro_rules! registry {
+    ($($(#[$doc:meta])* $variant:ident $name:literal $title:literal $folder:ident :: $ty:ident,)*) => {
+        /// Every harness's descriptor, in registry order (the order of [`Dialect::ALL`]).
+        pub(crate) static HARNESSES: [&dyn Harness; Dialect::COUNT] = [$(&crate::harness::$folder::$ty),*];
+    };
+}
+
+crate::vocab::harnesses::harness_table!(registry);
 
 /// The harness of a dialect.
 pub(crate) fn of(d: Dialect) -> &'static dyn Harness {
@@ -75,32 +64,12 @@ fn scope_rank(s: Scope) -> u8 {
 }
 
 /// The discovery list, in reading order: the family's global, project and local files (each
-/// phase in registry order), then every other harness's own rows.
+/// phase in registry order, which reads `.agents` before the native project file), then every
+/// other harness's own rows.
 pub(crate) fn discovery(roots: Roots) -> Vec<Candidate> {
-    use Dialect::*;
-    // Within a phase the family reads `.agents` before the native project file.
-    const ORDER: [Dialect; 17] = [
-        Claude,
-        Codex,
-        Opencode,
-        Hermes,
-        Agents,
-        Native,
-        Gemini,
-        Cursor,
-        Copilot,
-        Windsurf,
-        Qwen,
-        Droid,
-        Cline,
-        Kimi,
-        Auggie,
-        Antigravity,
-        Kiro,
-    ];
     let mut family: Vec<(u8, Candidate)> = Vec::new();
     let mut own = Vec::new();
-    for h in ORDER.map(of) {
+    for h in HARNESSES {
         match h.discovery() {
             Discovery::Family => family.extend(h.files(roots).into_iter().map(|c| (scope_rank(c.scope), c))),
             Discovery::Own => own.extend(h.files(roots)),
@@ -118,39 +87,22 @@ pub(crate) fn recognise(path: &Path, root: Option<&serde_json::Value>) -> Dialec
     if obj.is_some_and(|o| o.get("events").is_some_and(|e| e.is_object())) {
         return Native;
     }
-    // Where the file lives, most specific first.
-    for d in [
-        Native,
-        Opencode,
-        Gemini,
-        Cursor,
-        Copilot,
-        Windsurf,
-        Qwen,
-        Droid,
-        Cline,
-        Kimi,
-        Auggie,
-        Antigravity,
-        Kiro,
-        Codex,
-        Claude,
-        Hermes,
-        Agents,
-    ] {
-        if of(d).owns_path(path) {
-            return d;
-        }
+    // Where the file lives: every harness's own folder or file name first, then the rules
+    // that take names other harnesses' files share.
+    let mut by_path: Vec<&dyn Harness> = HARNESSES.iter().copied().filter(|h| h.path_fallback().is_none()).collect();
+    let mut fallbacks: Vec<&dyn Harness> = HARNESSES.iter().copied().filter(|h| h.path_fallback().is_some()).collect();
+    fallbacks.sort_by_key(|h| h.path_fallback());
+    by_path.extend(fallbacks);
+    if let Some(h) = by_path.into_iter().find(|h| h.owns_path(path)) {
+        return h.dialect();
     }
     let Some(hooks) = obj.and_then(|o| o.get("hooks")).and_then(|h| h.as_object()) else { return Claude };
     let keys: Vec<&str> = hooks.keys().map(String::as_str).collect();
-    // Content: each harness's own event names, then the separators of native and opencode.
-    for d in [Gemini, Cursor, Copilot, Windsurf, Native, Opencode] {
-        if of(d).owns_event_names(&keys) {
-            return d;
-        }
-    }
-    Claude
+    // Content: each harness's own event names, then names of a harness's shape.
+    let mut claims: Vec<(NameClaim, Dialect)> =
+        HARNESSES.iter().filter_map(|h| h.owns_event_names(&keys).map(|c| (c, h.dialect()))).collect();
+    claims.sort_by_key(|(c, _)| *c);
+    claims.first().map_or(Claude, |(_, d)| *d)
 }
 
 #[cfg(test)]

@@ -1,86 +1,75 @@
 //! Tool names across harnesses: each one spells the same tools differently (`Bash`,
 //! `run_shell_command`, `bash`, `Shell`), and some declare hooks for a class of tools instead of
-//! a name (Cursor's `beforeShellExecution`, Windsurf's `pre_write_code`). One table, used by
+//! a name (Cursor's `beforeShellExecution`, Windsurf's `pre_write_code`). Claude's names are the
+//! reference; each harness folder lists its own spellings of them (`Harness::tool_names`). Used by
 //! planning (a `Bash` dispatch reaches a Gemini `run_shell_command` matcher), by the hook's
 //! stdin (a Gemini hook reads Gemini's name) and by `hookrt convert`.
 
 use crate::vocab::{Dialect, ToolClass};
+use rustc_hash::FxHashMap;
+use std::sync::LazyLock;
 
-/// One tool: Claude's name (hookrt's reference spelling), then the other harnesses', in the
-/// order of [`Tool::names`]'s columns.
-struct Tool {
-    claude: &'static str,
-    class: Option<ToolClass>,
-    /// Gemini, Copilot, Cursor, Hermes, Qwen Code, Droid, Cline, Auggie, Antigravity, Kiro.
-    others: [Names; 10],
-}
-
-type Names = &'static [&'static str];
-
-const fn t(claude: &'static str, class: Option<ToolClass>, others: [Names; 10]) -> Tool {
-    Tool { claude, class, others }
-}
+/// A harness's own names of tools, by Claude's name (hookrt's reference spelling); the first of
+/// each list is the one its hooks read and `convert` writes. Each harness folder keeps its own.
+pub(crate) type ToolNames = [(&'static str, &'static [&'static str])];
 
 use ToolClass::*;
 
-/// The first spelling in each list is the one written by `convert` and sent on stdin. Columns:
-/// Gemini, Copilot, Cursor, Hermes, Qwen Code, Droid, Cline, Auggie, Antigravity, Kiro.
-#[rustfmt::skip]
-const TOOLS: &[Tool] = &[
-    t("Bash", Some(Shell), [&["run_shell_command"], &["bash", "powershell"], &["Shell"], &["terminal"], &["run_shell_command"], &["Execute"], &["run_commands"], &["launch-process"], &["run_command"], &["execute_bash"]]),
-    t("Read", Some(Read), [&["read_file", "read_many_files"], &["view"], &["Read"], &["read_file"], &["read_file"], &["Read"], &["read_files"], &["view"], &["view_file"], &["fs_read"]]),
-    t("Write", Some(Write), [&["write_file"], &["create"], &["Write"], &["write_file"], &["write_file"], &["Create"], &["editor"], &["save-file"], &["write_to_file"], &["fs_write"]]),
-    t("Edit", Some(Write), [&["replace"], &["edit", "str_replace_editor", "apply_patch"], &["Edit"], &["patch"], &["edit"], &["Edit"], &[], &["str-replace-editor", "apply_patch"], &["replace_file_content"], &["fs_write"]]),
-    t("MultiEdit", Some(Write), [&[], &[], &["MultiEdit"], &[], &[], &[], &[], &[], &[], &[]]),
-    t("NotebookEdit", Some(Write), [&[], &[], &["NotebookEdit"], &[], &["notebook_edit"], &[], &[], &[], &[], &[]]),
-    t("Grep", None, [&["search_file_content", "grep_search"], &["grep", "rg"], &["Grep"], &["search_files"], &["grep_search"], &["Grep"], &[], &["grep-search"], &[], &[]]),
-    t("Glob", None, [&["glob"], &["glob"], &["Glob"], &[], &["glob"], &["Glob"], &[], &[], &[], &[]]),
-    t("LS", None, [&["list_directory"], &[], &["LS"], &[], &["list_directory"], &["LS"], &[], &[], &[], &[]]),
-    t("WebFetch", None, [&["web_fetch"], &["web_fetch"], &["WebFetch"], &["web_extract"], &["web_fetch"], &["FetchUrl"], &[], &["web-fetch"], &[], &[]]),
-    t("WebSearch", None, [&["google_web_search"], &["web_search"], &["WebSearch"], &["web_search"], &["web_search"], &["WebSearch"], &[], &["web-search"], &[], &[]]),
-    t("TodoWrite", None, [&["write_todos"], &["update_todo"], &["TodoWrite"], &["todo"], &["todo_write"], &["TodoWrite"], &[], &[], &[], &[]]),
-    t("Task", None, [&[], &["task"], &["Task"], &["delegate_task"], &["agent"], &["Task"], &[], &[], &[], &[]]),
-    t("AskUserQuestion", None, [&[], &["ask_user"], &[], &["clarify"], &["ask_user_question"], &[], &[], &[], &[], &[]]),
+/// The tools every harness's names are mapped to: Claude's name, and the class of tools it is
+/// in (for the harnesses that declare hooks for a class instead of a name).
+const TOOLS: &[(&str, Option<ToolClass>)] = &[
+    ("Bash", Some(Shell)),
+    ("Read", Some(Read)),
+    ("Write", Some(Write)),
+    ("Edit", Some(Write)),
+    ("MultiEdit", Some(Write)),
+    ("NotebookEdit", Some(Write)),
+    ("Grep", None),
+    ("Glob", None),
+    ("LS", None),
+    ("WebFetch", None),
+    ("WebSearch", None),
+    ("TodoWrite", None),
+    ("Task", None),
+    ("AskUserQuestion", None),
 ];
 
-/// The column of a harness that names tools its own way.
-fn column(dialect: Dialect) -> Option<usize> {
-    Some(match dialect {
-        Dialect::Gemini => 0,
-        Dialect::Copilot => 1,
-        Dialect::Cursor => 2,
-        Dialect::Hermes => 3,
-        Dialect::Qwen => 4,
-        Dialect::Droid => 5,
-        Dialect::Cline => 6,
-        Dialect::Auggie => 7,
-        Dialect::Antigravity => 8,
-        Dialect::Kiro => 9,
-        _ => return None,
-    })
+/// Any harness's spelling → the tool of [`TOOLS`] it names (the first tool that has the name,
+/// in the table's order).
+static BY_NAME: LazyLock<FxHashMap<&'static str, usize>> = LazyLock::new(|| {
+    let mut m = FxHashMap::default();
+    for (i, (claude, _)) in TOOLS.iter().enumerate() {
+        m.entry(*claude).or_insert(i);
+        for h in crate::harness::HARNESSES {
+            for n in own_names(h.tool_names(), claude) {
+                m.entry(*n).or_insert(i);
+            }
+        }
+    }
+    m
+});
+
+fn own_names(names: Option<&'static ToolNames>, claude: &str) -> &'static [&'static str] {
+    names.and_then(|t| t.iter().find(|(c, _)| *c == claude)).map_or(&[], |(_, n)| n)
 }
 
-fn names(tool: &Tool, dialect: Dialect) -> &'static [&'static str] {
-    column(dialect).map_or(&[], |c| tool.others[c])
-}
-
-fn find(name: &str) -> Option<&'static Tool> {
-    TOOLS.iter().find(|t| t.claude == name || t.others.iter().any(|n| n.contains(&name)))
+fn find(name: &str) -> Option<&'static (&'static str, Option<ToolClass>)> {
+    BY_NAME.get(name).map(|i| &TOOLS[*i])
 }
 
 /// Claude's name of a tool spelled by any harness (`run_shell_command` → `Bash`); unknown
 /// names are their own Claude name.
 pub(crate) fn claude_name(name: &str) -> &str {
-    find(name).map(|t| t.claude).unwrap_or(name)
+    find(name).map(|t| t.0).unwrap_or(name)
 }
 
 /// How `dialect` spells a tool, when it differs from the name given.
 pub(crate) fn spelling(dialect: Dialect, name: &str) -> Option<&'static str> {
-    if column(dialect).is_none() {
-        return find(name).map(|t| t.claude).filter(|c| *c != name);
+    let (claude, _) = find(name)?;
+    match crate::harness::of(dialect).tool_names() {
+        None => Some(*claude).filter(|c| *c != name),
+        Some(own) => own_names(Some(own), claude).first().copied().filter(|n| *n != name),
     }
-    let tool = find(name)?;
-    names(tool, dialect).first().copied().filter(|n| *n != name)
 }
 
 /// Replaces the tool name at `key` of a hook's stdin with `dialect`'s spelling, where it has one.
@@ -95,7 +84,7 @@ pub(crate) fn class_of(name: &str) -> Option<ToolClass> {
     if name.starts_with("mcp__") || name.starts_with("MCP:") {
         return Some(ToolClass::Mcp);
     }
-    find(name).and_then(|t| t.class)
+    find(name).and_then(|t| t.1)
 }
 
 /// The tool a class stands for when a dispatch names no tool (`beforeShellExecution` → `Bash`).

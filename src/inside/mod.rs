@@ -8,26 +8,17 @@ pub(crate) mod hook;
 pub(crate) mod http;
 pub(crate) mod install;
 
-use crate::vocab::Dialect;
+use crate::vocab::{Dialect, HostHarness};
 use std::path::{Path, PathBuf};
-
-/// The harnesses hookrt can run inside, by the name the commands take.
-pub(crate) const HOSTS: &[(&str, Dialect)] = &[
-    ("claude", Dialect::Claude),
-    ("codex", Dialect::Codex),
-    ("gemini", Dialect::Gemini),
-    ("copilot", Dialect::Copilot),
-    ("hermes", Dialect::Hermes),
-];
 
 /// The harness a command names (`claude`, `codex`, `gemini`, `copilot`, `hermes`).
 pub(crate) fn host(name: &str) -> Option<Dialect> {
-    HOSTS.iter().find(|(n, _)| *n == name).map(|(_, d)| *d)
+    HostHarness::parse(name).and_then(HostHarness::dialect)
 }
 
 /// The name a harness goes by in commands and history lines.
 pub(crate) fn host_name(d: Dialect) -> &'static str {
-    HOSTS.iter().find(|(_, x)| *x == d).map_or("hookrt", |(n, _)| n)
+    HostHarness::of(d).map_or("hookrt", HostHarness::as_str)
 }
 
 /// Where `hookrt hook` writes its history unless told otherwise, and where `hookrt history`

@@ -3,93 +3,44 @@
 
 use serde::{Deserialize, Serialize};
 
-/// A configuration dialect: whose hook files a hook came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Dialect {
-    /// Claude Code `settings*.json`.
-    Claude,
-    /// Codex `hooks.json` (and `config.toml` `[hooks]`).
-    Codex,
-    /// opencode `opencode.json(c)`.
-    Opencode,
-    /// Hermes `config.yaml` `hooks:` block.
-    Hermes,
-    /// hookrt / hooks-adapter native file (`events` root, canonical names).
-    Native,
-    /// `.agents/hooks.json`.
-    Agents,
-    /// Gemini CLI `.gemini/settings.json` (and extensions' `hooks/hooks.json`).
-    Gemini,
-    /// Cursor `.cursor/hooks.json`.
-    Cursor,
-    /// GitHub Copilot CLI / coding agent `.github/hooks/*.json`, `~/.copilot/hooks/*.json`.
-    Copilot,
-    /// Windsurf (Cascade) `.windsurf/hooks.json`, `~/.codeium/windsurf/hooks.json`.
-    Windsurf,
-    /// Qwen Code `.qwen/settings.json` (user, project, system).
-    Qwen,
-    /// Factory Droid `.factory/hooks.json` (events at the root), else `hooks` in `settings.json`.
-    Droid,
-    /// Cline: one executable per event, named after it, in `.clinerules/hooks/`, `.cline/hooks/`,
-    /// `~/.cline/hooks/` and `~/Documents/Cline/Hooks/`.
-    Cline,
-    /// Kimi Code CLI `[[hooks]]` tables in `~/.kimi-code/config.toml`.
-    Kimi,
-    /// Augment's Auggie CLI: `hooks` in `.augment/settings(.local).json`, `~/.augment/settings.json`
-    /// and `/etc/augment/settings.json`.
-    Auggie,
-    /// Google Antigravity: named hooks in `hooks.json` of `.agents/` (told from the `.agents`
-    /// dialect by shape), `.agent/`, `_agents/` or `_agent/`.
-    Antigravity,
-    /// Kiro CLI 3.x standalone hook files `.kiro/hooks/<name>.json`, `~/.kiro/hooks/<name>.json`.
-    Kiro,
+/// Builds [`Dialect`] from the registration table's rows.
+macro_rules! dialect_enum {
+    ($($(#[$doc:meta])* $variant:ident $name:literal $title:literal $folder:ident :: $ty:ident,)*) => {
+        /// A configuration dialect: whose hook files a hook came from. Each variant is a row of
+        /// the registration table (`vocab/harnesses.rs`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+        #[serde(rename_all = "lowercase")]
+        pub enum Dialect {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Dialect {
+            /// How many harnesses the table registers.
+            pub const COUNT: usize = [$(Dialect::$variant),*].len();
+
+            /// Every dialect, in registry order.
+            pub const ALL: [Dialect; Self::COUNT] = [$(Dialect::$variant),*];
+
+            /// Its name in files, options and commands (`claude`, `gemini`, ...).
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(Dialect::$variant => $name,)*
+                }
+            }
+
+            /// Its harness's name for people (`Claude Code`, `Gemini CLI`, ...).
+            pub const fn title(self) -> &'static str {
+                match self {
+                    $(Dialect::$variant => $title,)*
+                }
+            }
+        }
+    };
 }
 
+crate::vocab::harnesses::harness_table!(dialect_enum);
+
 impl Dialect {
-    /// Every dialect, in registry order.
-    pub const ALL: [Dialect; 17] = [
-        Dialect::Claude,
-        Dialect::Codex,
-        Dialect::Opencode,
-        Dialect::Hermes,
-        Dialect::Native,
-        Dialect::Agents,
-        Dialect::Gemini,
-        Dialect::Cursor,
-        Dialect::Copilot,
-        Dialect::Windsurf,
-        Dialect::Qwen,
-        Dialect::Droid,
-        Dialect::Cline,
-        Dialect::Kimi,
-        Dialect::Auggie,
-        Dialect::Antigravity,
-        Dialect::Kiro,
-    ];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Dialect::Claude => "claude",
-            Dialect::Codex => "codex",
-            Dialect::Opencode => "opencode",
-            Dialect::Hermes => "hermes",
-            Dialect::Native => "native",
-            Dialect::Agents => "agents",
-            Dialect::Gemini => "gemini",
-            Dialect::Cursor => "cursor",
-            Dialect::Copilot => "copilot",
-            Dialect::Windsurf => "windsurf",
-            Dialect::Qwen => "qwen",
-            Dialect::Droid => "droid",
-            Dialect::Cline => "cline",
-            Dialect::Kimi => "kimi",
-            Dialect::Auggie => "auggie",
-            Dialect::Antigravity => "antigravity",
-            Dialect::Kiro => "kiro",
-        }
-    }
-
     /// Reads a dialect's name (`claude`, `gemini`, ...).
     pub fn parse(name: &str) -> Option<Dialect> {
         Self::ALL.into_iter().find(|d| d.as_str() == name)

@@ -38,24 +38,20 @@ impl HostHarness {
         }
     }
 
+    /// The harnesses hookrt runs inside (`hookrt hook|install|uninstall <harness>`).
+    pub const HARNESSES: [HostHarness; 5] = [Self::Claude, Self::Codex, Self::Gemini, Self::Copilot, Self::Hermes];
+
+    /// Every host, the harnesses and then the embedding plugins.
+    pub const ALL: [HostHarness; 6] = [Self::Claude, Self::Codex, Self::Gemini, Self::Copilot, Self::Hermes, Self::Dsh];
+
     /// The host a harness's dialect names, for `hookrt hook <harness>`.
     pub fn of(d: Dialect) -> Option<Self> {
-        [Self::Claude, Self::Codex, Self::Gemini, Self::Copilot, Self::Hermes]
-            .into_iter()
-            .find(|h| h.dialect() == Some(d))
+        Self::HARNESSES.into_iter().find(|h| h.dialect() == Some(d))
     }
 
     /// The host a command names (`hookrt hook codex`, `createRuntime({harness: "dsh"})`).
     pub fn parse(name: &str) -> Option<Self> {
-        Some(match name {
-            "claude" => Self::Claude,
-            "codex" => Self::Codex,
-            "gemini" => Self::Gemini,
-            "copilot" => Self::Copilot,
-            "hermes" => Self::Hermes,
-            "dsh" => Self::Dsh,
-            _ => return None,
-        })
+        Self::ALL.into_iter().find(|h| h.as_str() == name)
     }
 
     /// Its name in commands and history lines.

@@ -9,6 +9,7 @@ pub(crate) mod dialect;
 pub(crate) mod event;
 pub(crate) mod field;
 pub(crate) mod files;
+pub(crate) mod harnesses;
 pub(crate) mod host;
 pub(crate) mod scope;
 pub(crate) mod settings;

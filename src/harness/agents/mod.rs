@@ -56,6 +56,10 @@ impl Harness for Agents {
         crate::config::candidate::path_parts(path).1 == ".agents"
     }
 
+    fn path_fallback(&self) -> Option<u8> {
+        Some(3)
+    }
+
     fn file_kind(&self, _path: &Path) -> &'static str {
         ".agents hooks file"
     }

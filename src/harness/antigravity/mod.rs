@@ -10,6 +10,7 @@ mod parse;
 mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
+use crate::harness::tools::ToolNames;
 use crate::harness::{Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Answer, CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult};
@@ -33,6 +34,16 @@ pub(crate) static EVENTS: [EventSpec; 6] = [
 /// The customization roots besides `.agents/` (whose file the `.agents` dialect lists).
 const ROOTS: [&str; 3] = [".agent", "_agents", "_agent"];
 
+/// Antigravity's names of the tools Claude Code names so (the first is the one its hooks read
+/// and `convert` writes).
+#[rustfmt::skip]
+const TOOL_NAMES: &ToolNames = &[
+    ("Bash", &["run_command"]),
+    ("Read", &["view_file"]),
+    ("Write", &["write_to_file"]),
+    ("Edit", &["replace_file_content"]),
+];
+
 impl Harness for Antigravity {
     fn dialect(&self) -> Dialect {
         Dialect::Antigravity
@@ -45,6 +56,10 @@ impl Harness for Antigravity {
     /// A regular expression on Antigravity's tool names; `""` and `*` match every tool.
     fn matcher_style(&self) -> MatcherStyle {
         MatcherStyle::Regex
+    }
+
+    fn tool_names(&self) -> Option<&'static ToolNames> {
+        Some(TOOL_NAMES)
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {

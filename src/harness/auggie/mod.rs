@@ -15,6 +15,7 @@ mod schema;
 
 use crate::config::{Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
 use crate::harness::claude::groups::GroupRules;
+use crate::harness::tools::ToolNames;
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{CanonicalEvent, Dialect, EventSpec, HandlerKind, MatcherStyle, RunOutcome, Scope, Shell};
@@ -48,6 +49,19 @@ fn kinds(ty: &str) -> Option<HandlerKind> {
 /// Every `timeout` is milliseconds.
 const RULES: GroupRules = GroupRules { millis_from: Some(0.0), ..GroupRules::seconds(false, false, kinds) };
 
+/// Auggie's names of the tools Claude Code names so (the first is the one its hooks read
+/// and `convert` writes).
+#[rustfmt::skip]
+const TOOL_NAMES: &ToolNames = &[
+    ("Bash", &["launch-process"]),
+    ("Read", &["view"]),
+    ("Write", &["save-file"]),
+    ("Edit", &["str-replace-editor", "apply_patch"]),
+    ("Grep", &["grep-search"]),
+    ("WebFetch", &["web-fetch"]),
+    ("WebSearch", &["web-search"]),
+];
+
 impl Harness for Auggie {
     fn dialect(&self) -> Dialect {
         Dialect::Auggie
@@ -60,6 +74,10 @@ impl Harness for Auggie {
     /// `new RegExp(matcher).test(tool_name)`: unanchored; `""` and `.*` match every tool.
     fn matcher_style(&self) -> MatcherStyle {
         MatcherStyle::Regex
+    }
+
+    fn tool_names(&self) -> Option<&'static ToolNames> {
+        Some(TOOL_NAMES)
     }
 
     /// Highest precedence first, the order Auggie merges them in.

@@ -101,6 +101,10 @@ impl Harness for Claude {
         parent == ".claude" || (name.starts_with("settings") && name.ends_with(".json"))
     }
 
+    fn path_fallback(&self) -> Option<u8> {
+        Some(1)
+    }
+
     fn file_kind(&self, _path: &Path) -> &'static str {
         "Claude Code settings"
     }

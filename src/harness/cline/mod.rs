@@ -11,6 +11,7 @@ mod script;
 
 use crate::config::entry;
 use crate::config::{Candidate, FileCtx, HandlerSpec, Hook, LoadSink, Roots};
+use crate::harness::tools::ToolNames;
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, Order, RunOutcome, ToolResult};
@@ -61,6 +62,15 @@ fn blocking(spelling: &str) -> bool {
     !matches!(spelling, "TaskStart" | "TaskResume" | "UserPromptSubmit")
 }
 
+/// Cline's names of the tools Claude Code names so (the first is the one its hooks read
+/// and `convert` writes).
+#[rustfmt::skip]
+const TOOL_NAMES: &ToolNames = &[
+    ("Bash", &["run_commands"]),
+    ("Read", &["read_files"]),
+    ("Write", &["editor"]),
+];
+
 impl Harness for Cline {
     fn dialect(&self) -> Dialect {
         Dialect::Cline
@@ -72,6 +82,10 @@ impl Harness for Cline {
 
     fn matcher_style(&self) -> MatcherStyle {
         MatcherStyle::LiteralOrRegex
+    }
+
+    fn tool_names(&self) -> Option<&'static ToolNames> {
+        Some(TOOL_NAMES)
     }
 
     /// Every hook file of the four folders, in path order (Cline sorts them together).

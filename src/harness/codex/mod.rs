@@ -94,6 +94,10 @@ impl Harness for Codex {
         parent == ".codex" || name == "config.toml"
     }
 
+    fn path_fallback(&self) -> Option<u8> {
+        Some(0)
+    }
+
     fn file_kind(&self, path: &Path) -> &'static str {
         if is_toml(path) {
             "Codex config.toml"

@@ -11,7 +11,8 @@ mod trust;
 use crate::config::candidate::sorted_dir;
 use crate::config::entry::{self, Entry, Unit};
 use crate::config::{Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
-use crate::harness::{EnvCtx, Harness, PayloadCtx};
+use crate::harness::tools::ToolNames;
+use crate::harness::{EnvCtx, Harness, NameClaim, PayloadCtx};
 use crate::vocab::text::quote;
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{
@@ -60,6 +61,23 @@ pub(crate) static EVENTS: [EventSpec; 25] = [
     ev("ErrorOccurred", E::TurnFail),
 ];
 
+/// Copilot's names of the tools Claude Code names so (the first is the one its hooks read
+/// and `convert` writes).
+#[rustfmt::skip]
+const TOOL_NAMES: &ToolNames = &[
+    ("Bash", &["bash", "powershell"]),
+    ("Read", &["view"]),
+    ("Write", &["create"]),
+    ("Edit", &["edit", "str_replace_editor", "apply_patch"]),
+    ("Grep", &["grep", "rg"]),
+    ("Glob", &["glob"]),
+    ("WebFetch", &["web_fetch"]),
+    ("WebSearch", &["web_search"]),
+    ("TodoWrite", &["update_todo"]),
+    ("Task", &["task"]),
+    ("AskUserQuestion", &["ask_user"]),
+];
+
 impl Harness for Copilot {
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         Some(&schema::SCHEMA)
@@ -81,6 +99,10 @@ impl Harness for Copilot {
         MatcherStyle::Anchored
     }
 
+    fn tool_names(&self) -> Option<&'static ToolNames> {
+        Some(TOOL_NAMES)
+    }
+
     fn files(&self, r: Roots) -> Vec<Candidate> {
         let json_files =
             |d: std::path::PathBuf| sorted_dir(&d).into_iter().filter(|p| p.extension().is_some_and(|e| e == "json"));
@@ -95,8 +117,8 @@ impl Harness for Copilot {
         matches!(crate::config::candidate::path_parts(path), (_, "hooks", ".github" | ".copilot"))
     }
 
-    fn owns_event_names(&self, keys: &[&str]) -> bool {
-        keys.iter().any(|k| crate::harness::claude::events::is_own_name(k, &EVENTS))
+    fn owns_event_names(&self, keys: &[&str]) -> Option<NameClaim> {
+        keys.iter().any(|k| crate::harness::claude::events::is_own_name(k, &EVENTS)).then_some(NameClaim::Own)
     }
 
     fn file_kind(&self, _path: &Path) -> &'static str {

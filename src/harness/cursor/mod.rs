@@ -7,7 +7,8 @@ mod schema;
 
 use crate::config::entry::{self, LoadSink, Unit};
 use crate::config::{Candidate, FileCtx, Hook, Roots};
-use crate::harness::{Harness, PayloadCtx};
+use crate::harness::tools::ToolNames;
+use crate::harness::{Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{
     Answer, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, Severity, ToolClass, ToolResult,
@@ -42,6 +43,25 @@ pub(crate) static EVENTS: [EventSpec; 18] = [
 /// Default `loop_limit` of a stop hook's follow-ups.
 pub(crate) const DEFAULT_LOOP_LIMIT: u32 = 5;
 
+/// Cursor's names of the tools Claude Code names so (the first is the one its hooks read
+/// and `convert` writes).
+#[rustfmt::skip]
+const TOOL_NAMES: &ToolNames = &[
+    ("Bash", &["Shell"]),
+    ("Read", &["Read"]),
+    ("Write", &["Write"]),
+    ("Edit", &["Edit"]),
+    ("MultiEdit", &["MultiEdit"]),
+    ("NotebookEdit", &["NotebookEdit"]),
+    ("Grep", &["Grep"]),
+    ("Glob", &["Glob"]),
+    ("LS", &["LS"]),
+    ("WebFetch", &["WebFetch"]),
+    ("WebSearch", &["WebSearch"]),
+    ("TodoWrite", &["TodoWrite"]),
+    ("Task", &["Task"]),
+];
+
 impl Harness for Cursor {
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<schema::CursorFile>();
@@ -60,6 +80,10 @@ impl Harness for Cursor {
         MatcherStyle::LiteralOrRegex
     }
 
+    fn tool_names(&self) -> Option<&'static ToolNames> {
+        Some(TOOL_NAMES)
+    }
+
     fn files(&self, r: Roots) -> Vec<Candidate> {
         vec![
             Candidate::of(r.system.join("cursor/hooks.json"), Dialect::Cursor, Scope::System),
@@ -72,8 +96,8 @@ impl Harness for Cursor {
         matches!(crate::config::candidate::path_parts(path).1, ".cursor" | "cursor")
     }
 
-    fn owns_event_names(&self, keys: &[&str]) -> bool {
-        keys.iter().any(|k| crate::harness::claude::events::is_own_name(k, &EVENTS))
+    fn owns_event_names(&self, keys: &[&str]) -> Option<NameClaim> {
+        keys.iter().any(|k| crate::harness::claude::events::is_own_name(k, &EVENTS)).then_some(NameClaim::Own)
     }
 
     fn file_kind(&self, _path: &Path) -> &'static str {

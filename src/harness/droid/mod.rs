@@ -11,6 +11,7 @@ mod input;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::claude::groups::{self, GroupRules};
+use crate::harness::tools::ToolNames;
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope, Severity};
@@ -58,6 +59,23 @@ fn is_settings(path: &Path) -> bool {
     path.file_name().is_some_and(|n| n == "settings.json")
 }
 
+/// Droid's names of the tools Claude Code names so (the first is the one its hooks read
+/// and `convert` writes).
+#[rustfmt::skip]
+const TOOL_NAMES: &ToolNames = &[
+    ("Bash", &["Execute"]),
+    ("Read", &["Read"]),
+    ("Write", &["Create"]),
+    ("Edit", &["Edit"]),
+    ("Grep", &["Grep"]),
+    ("Glob", &["Glob"]),
+    ("LS", &["LS"]),
+    ("WebFetch", &["FetchUrl"]),
+    ("WebSearch", &["WebSearch"]),
+    ("TodoWrite", &["TodoWrite"]),
+    ("Task", &["Task"]),
+];
+
 impl Harness for Droid {
     fn dialect(&self) -> Dialect {
         Dialect::Droid
@@ -69,6 +87,10 @@ impl Harness for Droid {
 
     fn matcher_style(&self) -> MatcherStyle {
         MatcherStyle::LiteralOrRegex
+    }
+
+    fn tool_names(&self) -> Option<&'static ToolNames> {
+        Some(TOOL_NAMES)
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {

@@ -13,7 +13,8 @@ mod trust;
 
 use crate::config::candidate::sorted_dir;
 use crate::config::{Candidate, FileCtx, Hook, LoadSink, Roots};
-use crate::harness::{Consent, EnvCtx, Harness, PayloadCtx};
+use crate::harness::tools::ToolNames;
+use crate::harness::{Consent, EnvCtx, Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{
     Answer, CanonicalEvent, Decision, Diagnostic, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, Shell,
@@ -41,6 +42,22 @@ pub(crate) static EVENTS: [EventSpec; 11] = [
 /// Default timeout of a Gemini hook, in milliseconds.
 pub(crate) const DEFAULT_TIMEOUT_MS: f64 = 60_000.0;
 
+/// Gemini's names of the tools Claude Code names so (the first is the one its hooks read
+/// and `convert` writes).
+#[rustfmt::skip]
+const TOOL_NAMES: &ToolNames = &[
+    ("Bash", &["run_shell_command"]),
+    ("Read", &["read_file", "read_many_files"]),
+    ("Write", &["write_file"]),
+    ("Edit", &["replace"]),
+    ("Grep", &["search_file_content", "grep_search"]),
+    ("Glob", &["glob"]),
+    ("LS", &["list_directory"]),
+    ("WebFetch", &["web_fetch"]),
+    ("WebSearch", &["google_web_search"]),
+    ("TodoWrite", &["write_todos"]),
+];
+
 impl Harness for Gemini {
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         Some(&schema::SCHEMA)
@@ -62,6 +79,10 @@ impl Harness for Gemini {
         MatcherStyle::Regex
     }
 
+    fn tool_names(&self) -> Option<&'static ToolNames> {
+        Some(TOOL_NAMES)
+    }
+
     fn files(&self, r: Roots) -> Vec<Candidate> {
         let mut v = vec![
             Candidate::of(r.system.join("gemini-cli/settings.json"), Dialect::Gemini, Scope::System),
@@ -79,8 +100,8 @@ impl Harness for Gemini {
         crate::config::candidate::path_parts(path).1 == ".gemini"
     }
 
-    fn owns_event_names(&self, keys: &[&str]) -> bool {
-        keys.iter().any(|k| crate::harness::claude::events::is_own_name(k, &EVENTS))
+    fn owns_event_names(&self, keys: &[&str]) -> Option<NameClaim> {
+        keys.iter().any(|k| crate::harness::claude::events::is_own_name(k, &EVENTS)).then_some(NameClaim::Own)
     }
 
     fn file_kind(&self, _path: &Path) -> &'static str {

@@ -11,6 +11,7 @@ mod schema;
 mod trust;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
+use crate::harness::tools::ToolNames;
 use crate::harness::{Consent, Discovery, EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult};
@@ -53,6 +54,22 @@ pub(crate) static EVENTS: [EventSpec; 23] = [
 /// Hermes' message for a block without one.
 const DEFAULT_BLOCK_MESSAGE: &str = "Blocked by shell hook.";
 
+/// Hermes's names of the tools Claude Code names so (the first is the one its hooks read
+/// and `convert` writes).
+#[rustfmt::skip]
+const TOOL_NAMES: &ToolNames = &[
+    ("Bash", &["terminal"]),
+    ("Read", &["read_file"]),
+    ("Write", &["write_file"]),
+    ("Edit", &["patch"]),
+    ("Grep", &["search_files"]),
+    ("WebFetch", &["web_extract"]),
+    ("WebSearch", &["web_search"]),
+    ("TodoWrite", &["todo"]),
+    ("Task", &["delegate_task"]),
+    ("AskUserQuestion", &["clarify"]),
+];
+
 impl Harness for Hermes {
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<schema::HermesConfig>();
@@ -75,6 +92,10 @@ impl Harness for Hermes {
         MatcherStyle::Full
     }
 
+    fn tool_names(&self) -> Option<&'static ToolNames> {
+        Some(TOOL_NAMES)
+    }
+
     fn discovery(&self) -> Discovery {
         Discovery::Family
     }
@@ -86,6 +107,10 @@ impl Harness for Hermes {
     fn owns_path(&self, path: &Path) -> bool {
         let (name, parent, _) = crate::config::candidate::path_parts(path);
         parent == ".hermes" || name.ends_with(".yaml") || name.ends_with(".yml")
+    }
+
+    fn path_fallback(&self) -> Option<u8> {
+        Some(2)
     }
 
     fn file_kind(&self, _path: &Path) -> &'static str {

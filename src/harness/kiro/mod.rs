@@ -10,6 +10,7 @@ mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::stdin::{tool_output_text, Stdin};
+use crate::harness::tools::ToolNames;
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult};
@@ -31,6 +32,16 @@ pub(crate) static EVENTS: [EventSpec; 5] = [
 /// Kiro's default hook timeout.
 pub(crate) const DEFAULT_TIMEOUT_SECS: f64 = 60.0;
 
+/// Kiro's names of the tools Claude Code names so (the first is the one its hooks read
+/// and `convert` writes).
+#[rustfmt::skip]
+const TOOL_NAMES: &ToolNames = &[
+    ("Bash", &["execute_bash"]),
+    ("Read", &["fs_read"]),
+    ("Write", &["fs_write"]),
+    ("Edit", &["fs_write"]),
+];
+
 impl Harness for Kiro {
     fn dialect(&self) -> Dialect {
         Dialect::Kiro
@@ -43,6 +54,10 @@ impl Harness for Kiro {
     /// A regular expression on Kiro's tool names, unanchored.
     fn matcher_style(&self) -> MatcherStyle {
         MatcherStyle::Regex
+    }
+
+    fn tool_names(&self) -> Option<&'static ToolNames> {
+        Some(TOOL_NAMES)
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {

@@ -10,7 +10,7 @@ mod schema;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::claude::groups::GroupRules;
 use crate::harness::claude::input::{fill_base, Base};
-use crate::harness::{Discovery, Harness, PayloadCtx};
+use crate::harness::{Discovery, Harness, NameClaim, PayloadCtx};
 use crate::vocab::{CanonicalEvent, Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -77,8 +77,8 @@ impl Harness for Native {
     }
 
     /// Colon names (`tool:before`) are canonical ones.
-    fn owns_event_names(&self, keys: &[&str]) -> bool {
-        keys.iter().any(|k| k.contains(':'))
+    fn owns_event_names(&self, keys: &[&str]) -> Option<NameClaim> {
+        keys.iter().any(|k| k.contains(':')).then_some(NameClaim::Shape)
     }
 
     fn file_kind(&self, _path: &Path) -> &'static str {

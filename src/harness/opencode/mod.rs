@@ -7,7 +7,7 @@ mod schema;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::claude::groups::GroupRules;
 use crate::harness::claude::input::{shaped, Base};
-use crate::harness::{Discovery, Harness, PayloadCtx};
+use crate::harness::{Discovery, Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
 use serde_json::{Map, Value};
@@ -78,8 +78,8 @@ impl Harness for Opencode {
     }
 
     /// Dotted names (`tool.execute.before`) are opencode's.
-    fn owns_event_names(&self, keys: &[&str]) -> bool {
-        keys.iter().any(|k| k.contains('.'))
+    fn owns_event_names(&self, keys: &[&str]) -> Option<NameClaim> {
+        keys.iter().any(|k| k.contains('.')).then_some(NameClaim::Shape)
     }
 
     fn file_kind(&self, _path: &Path) -> &'static str {

@@ -9,6 +9,7 @@ mod input;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::claude::groups::GroupRules;
+use crate::harness::tools::ToolNames;
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Answer, Dialect, EventSpec, HandlerKind, MatcherStyle, RunOutcome, Scope, Shell, ToolResult};
@@ -55,6 +56,25 @@ fn kinds(ty: &str) -> Option<HandlerKind> {
 /// A timeout of 1000 or more is milliseconds (`LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`).
 const RULES: GroupRules = GroupRules { millis_from: Some(1000.0), ..GroupRules::seconds(false, false, kinds) };
 
+/// Qwen's names of the tools Claude Code names so (the first is the one its hooks read
+/// and `convert` writes).
+#[rustfmt::skip]
+const TOOL_NAMES: &ToolNames = &[
+    ("Bash", &["run_shell_command"]),
+    ("Read", &["read_file"]),
+    ("Write", &["write_file"]),
+    ("Edit", &["edit"]),
+    ("NotebookEdit", &["notebook_edit"]),
+    ("Grep", &["grep_search"]),
+    ("Glob", &["glob"]),
+    ("LS", &["list_directory"]),
+    ("WebFetch", &["web_fetch"]),
+    ("WebSearch", &["web_search"]),
+    ("TodoWrite", &["todo_write"]),
+    ("Task", &["agent"]),
+    ("AskUserQuestion", &["ask_user_question"]),
+];
+
 impl Harness for Qwen {
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<QwenSettings>();
@@ -73,6 +93,10 @@ impl Harness for Qwen {
     /// match every tool.
     fn matcher_style(&self) -> MatcherStyle {
         MatcherStyle::EntryList
+    }
+
+    fn tool_names(&self) -> Option<&'static ToolNames> {
+        Some(TOOL_NAMES)
     }
 
     /// System, user, project — the order Qwen Code merges its settings in.

@@ -7,7 +7,7 @@ mod schema;
 
 use crate::config::entry::{self, LoadSink};
 use crate::config::{Candidate, FileCtx, Roots};
-use crate::harness::{Harness, PayloadCtx};
+use crate::harness::{Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Dialect, EventSpec, MatcherStyle, Scope, Severity, ToolClass};
 use serde_json::{json, Map, Value};
@@ -58,8 +58,8 @@ impl Harness for Windsurf {
         matches!(crate::config::candidate::path_parts(path).1, ".windsurf" | "windsurf")
     }
 
-    fn owns_event_names(&self, keys: &[&str]) -> bool {
-        keys.iter().any(|k| crate::harness::claude::events::is_own_name(k, &EVENTS))
+    fn owns_event_names(&self, keys: &[&str]) -> Option<NameClaim> {
+        keys.iter().any(|k| crate::harness::claude::events::is_own_name(k, &EVENTS)).then_some(NameClaim::Own)
     }
 
     fn file_kind(&self, _path: &Path) -> &'static str {
