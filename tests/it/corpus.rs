@@ -5,13 +5,11 @@
 use hookrt::fuzzing::TARGETS;
 use std::path::Path;
 
-/// Every committed input with `HOOKRT_FULL_TESTS=1`; otherwise every fourth of each corpus (by
-/// name, so the same ones each run), enough to catch a parser that panics on a whole class of
-/// input while a CI run stays short.
+/// Every committed input: the corpora are minimized by coverage (`cargo fuzz cmin` with
+/// `-use_counters=0`, docs/testing.md), small enough to replay whole in every run.
 #[test]
 fn every_committed_corpus_input_replays_cleanly() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
-    let step = if std::env::var("HOOKRT_FULL_TESTS").as_deref() == Ok("1") { 1 } else { 4 };
     for (name, target) in TARGETS {
         let dir = root.join(name);
         let mut n = 0;
@@ -20,7 +18,7 @@ fn every_committed_corpus_input_replays_cleanly() {
             .map(|e| e.unwrap().path())
             .collect();
         files.sort();
-        for path in files.into_iter().step_by(step) {
+        for path in files {
             let data = std::fs::read(&path).unwrap();
             let result = std::panic::catch_unwind(|| target(&data));
             assert!(result.is_ok(), "{name}: {} panics", path.display());
