@@ -29,7 +29,7 @@ mod vocab;
 mod binding;
 
 pub use config::if_rule::{Call as IfCall, Rule as IfRule};
-pub use config::{Hook, PluginDir};
+pub use config::{HomeVars, Hook, PluginDir};
 pub use contract::decode::decode;
 pub use contract::Outcome;
 pub use convert::{convert_file, Converted, Format};

@@ -401,7 +401,7 @@ fn harness_names(src: &Path) -> Vec<String> {
         .flatten()
         .filter(|e| e.path().is_dir() && e.path().join("mod.rs").is_file())
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n != "native" && n != "agents" && n != "schema")
+        .filter(|n| !matches!(n.as_str(), "native" | "agents" | "schema" | "family"))
         .collect();
     names.sort();
     names

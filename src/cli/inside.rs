@@ -171,17 +171,7 @@ pub(crate) fn target(shared: &Shared, program: Option<String>) -> Target {
         extra.push_str(&format!(" --require-hook-approval={scope}"));
     }
     let state = default_history(&home, &env).parent().map(PathBuf::from).unwrap_or_default();
-    Target {
-        home,
-        cwd,
-        codex_home: env("CODEX_HOME").map(PathBuf::from),
-        hermes_home: env("HERMES_HOME").map(PathBuf::from),
-        copilot_home: env("COPILOT_HOME").map(PathBuf::from),
-        program,
-        extra,
-        http_port: None,
-        state,
-    }
+    Target { home, cwd, homes: crate::harness::registry::read_homes(&env), program, extra, http_port: None, state }
 }
 
 fn scope_of(s: &str) -> InstallScope {

@@ -35,27 +35,50 @@ pub struct PluginDir {
     pub data_dir: Option<PathBuf>,
 }
 
-/// Where discovery looks: the user's home, the project, the machine-wide directory.
+/// Where discovery looks: the user's home, the project, the machine-wide directory, and the
+/// harnesses' own folders that a variable moves.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Roots<'a> {
     pub home: &'a Path,
     pub cwd: &'a Path,
     pub system: &'a Path,
-    /// `$CODEX_HOME`, when set.
-    pub codex_home: Option<&'a Path>,
-    /// `$HERMES_HOME`, when set.
-    pub hermes_home: Option<&'a Path>,
+    pub homes: &'a HomeVars,
 }
 
 impl Roots<'_> {
-    /// Codex's folder: `$CODEX_HOME`, else `~/.codex`.
-    pub(crate) fn codex(&self) -> PathBuf {
-        self.codex_home.map(Path::to_path_buf).unwrap_or_else(|| self.home.join(".codex"))
+    /// A harness's folder: its variable's value, else its default under the user's home.
+    pub(crate) fn dir(&self, dir: HomeDir) -> PathBuf {
+        self.homes.resolve(self.home, dir)
+    }
+}
+
+/// A harness's own folder, which a variable moves (`$CODEX_HOME`, else `~/.codex`). Each
+/// harness declares its own; hookrt reads the variables of all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct HomeDir {
+    pub var: &'static str,
+    /// Its place under the user's home when the variable is unset or empty.
+    pub default: &'static str,
+}
+
+/// The harness folders' variables as the environment set them (non-empty values only), read
+/// once where options are resolved so every later step sees the same folders.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HomeVars(Vec<(&'static str, PathBuf)>);
+
+impl HomeVars {
+    /// Reads each folder's variable from `env`.
+    pub(crate) fn read(dirs: impl IntoIterator<Item = HomeDir>, env: &dyn Fn(&str) -> Option<String>) -> Self {
+        HomeVars(
+            dirs.into_iter()
+                .filter_map(|d| env(d.var).filter(|v| !v.is_empty()).map(|v| (d.var, PathBuf::from(v))))
+                .collect(),
+        )
     }
 
-    /// Hermes' folder: `$HERMES_HOME`, else `~/.hermes`.
-    pub(crate) fn hermes(&self) -> PathBuf {
-        self.hermes_home.map(Path::to_path_buf).unwrap_or_else(|| self.home.join(".hermes"))
+    /// The folder: the variable's value, else `home/<default>`.
+    pub(crate) fn resolve(&self, home: &Path, dir: HomeDir) -> PathBuf {
+        self.0.iter().find(|(v, _)| *v == dir.var).map_or_else(|| home.join(dir.default), |(_, p)| p.clone())
     }
 }
 

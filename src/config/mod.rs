@@ -11,8 +11,9 @@ pub(crate) mod if_rule;
 pub(crate) mod matcher;
 pub(crate) mod template;
 
+pub use candidate::HomeVars;
 pub use candidate::PluginDir;
-pub(crate) use candidate::{Candidate, Roots};
+pub(crate) use candidate::{Candidate, HomeDir, Roots};
 pub(crate) use entry::{FileCtx, LoadSink};
 pub use hook::Hook;
 pub(crate) use hook::{ClaudeFields, HandlerSpec, OutboundTarget};

@@ -172,7 +172,7 @@ fn class_event(
 fn claude_name(h: &Hook, to: Dialect, warns: &mut Vec<String>) -> Option<String> {
     let c = h.canonical;
     let in_codex = harness::codex::EVENTS.iter().any(|e| e.canonical == c);
-    if !(harness::claude::events::has(c) && (to == Dialect::Claude || in_codex)) {
+    if !(harness::family::events::has(c) && (to == Dialect::Claude || in_codex)) {
         return None;
     }
     Some(match (c, h.tool_result) {
@@ -185,7 +185,7 @@ fn claude_name(h: &Hook, to: Dialect, warns: &mut Vec<String>) -> Option<String>
             warns.push("PostToolUse runs only after successful tool calls in Claude Code".into());
             "PostToolUse".to_owned()
         }
-        _ => harness::claude::events::name_of(c).to_owned(),
+        _ => harness::family::events::name_of(c).to_owned(),
     })
 }
 

@@ -12,6 +12,7 @@ macro_rules! harness_folders {
 
 crate::vocab::harnesses::harness_table!(harness_folders);
 
+pub(crate) mod family;
 pub(crate) mod registry;
 pub(crate) mod reply;
 pub(crate) mod schema;
@@ -19,7 +20,7 @@ pub(crate) mod stdin;
 pub(crate) mod tools;
 pub(crate) mod trust;
 
-use crate::config::{Candidate, FileCtx, Hook, LoadSink, PluginDir, Roots};
+use crate::config::{Candidate, FileCtx, HomeDir, HomeVars, Hook, LoadSink, PluginDir, Roots};
 use crate::vocab::{
     Answer, CanonicalEvent, Diagnostic, Dialect, EventSpec, MatcherStyle, RunOutcome, Shell, BLOCKED_BY_HOOK,
 };
@@ -71,8 +72,8 @@ pub(crate) struct EnvCtx<'a> {
     pub cwd: &'a str,
     pub session_id: &'a str,
     pub home: &'a Path,
-    /// `$HERMES_HOME` as the runtime resolved it.
-    pub hermes_home: Option<&'a Path>,
+    /// The harnesses' folders' variables as the runtime read them.
+    pub homes: &'a HomeVars,
     /// The file the hook was declared in.
     pub file: &'a Path,
     /// The hook's stdin (Droid exports its scalar fields as variables).
@@ -123,6 +124,12 @@ pub(crate) trait Harness: Sync {
 
     fn discovery(&self) -> Discovery {
         Discovery::Own
+    }
+
+    /// Its own folder when a variable moves it (`$CODEX_HOME`): hookrt reads the variable once
+    /// with the other options, and its files, trust records and install entries follow it.
+    fn home_dir(&self) -> Option<HomeDir> {
+        None
     }
 
     /// Its own names of tools, by Claude's name; `None` when it names them as Claude Code does.
@@ -229,7 +236,7 @@ pub(crate) trait Harness: Sync {
 
     /// Reads a JSON answer object.
     fn read_answer(&self, answer: &Answer, event: CanonicalEvent, out: &mut RunOutcome) {
-        crate::harness::claude::answer::read(answer, event, out);
+        crate::harness::family::answer::read(answer, event, out);
     }
 
     /// A clean run's stdout that is not JSON.
@@ -394,7 +401,7 @@ pub(crate) trait Harness: Sync {
 
     /// Its own hook's answer when hookrt runs as one (`hookrt hook <harness>`).
     fn reply(&self, said: &reply::Said) -> reply::Reply {
-        crate::harness::claude::reply::reply(said)
+        crate::harness::family::reply::reply(said)
     }
 
     /// Drops the project hooks (from `first` on) its own trust record does not hold.

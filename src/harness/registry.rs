@@ -1,7 +1,7 @@
 //! The list of harnesses, and what needs all of them at once: resolving a dispatched event
 //! name, discovery order, and recognising an explicitly named file.
 
-use crate::config::{Candidate, Roots};
+use crate::config::{Candidate, HomeVars, Roots};
 use crate::harness::{Discovery, Harness, NameClaim};
 use crate::vocab::{CanonicalEvent, Dialect, DispatchEvent, Scope, ToolResult};
 use std::path::Path;
@@ -15,6 +15,11 @@ macro_rules! registry {
 }
 
 crate::vocab::harnesses::harness_table!(registry);
+
+/// Every harness's folder variable read from `env` (`$CODEX_HOME`, `$HERMES_HOME`, ...).
+pub(crate) fn read_homes(env: &dyn Fn(&str) -> Option<String>) -> HomeVars {
+    HomeVars::read(HARNESSES.iter().filter_map(|h| h.home_dir()), env)
+}
 
 /// The harness of a dialect.
 pub(crate) fn of(d: Dialect) -> &'static dyn Harness {
@@ -144,8 +149,7 @@ mod tests {
             home: Path::new("/h"),
             cwd: Path::new("/p"),
             system: Path::new("/etc"),
-            codex_home: None,
-            hermes_home: None,
+            homes: &HomeVars::default(),
         });
         assert_eq!(l.first().unwrap().path, Path::new("/h/.claude/settings.json"));
         let local = l.iter().position(|c| c.path == Path::new("/p/.claude/settings.local.json")).unwrap();

@@ -14,8 +14,6 @@ pub struct TrustEnv {
     pub gemini_trust_workspace: bool,
     /// `COPILOT_ALLOW_ALL=true`: Copilot loads repository hooks without folder trust.
     pub copilot_allow_all: bool,
-    /// `$COPILOT_HOME` (Copilot's folder; `~/.copilot` without it).
-    pub copilot_home: Option<PathBuf>,
     /// `HERMES_ACCEPT_HOOKS` set to `1`, `true`, `yes` or `on`: Hermes accepts every hook.
     pub hermes_accept: bool,
     /// `$CLAUDE_CONFIG_DIR`: where Claude Code keeps its global config (`.claude.json`).
@@ -33,7 +31,6 @@ impl TrustEnv {
         TrustEnv {
             gemini_trust_workspace: word("GEMINI_CLI_TRUST_WORKSPACE") == "true",
             copilot_allow_all: word("COPILOT_ALLOW_ALL") == "true",
-            copilot_home: env("COPILOT_HOME").filter(|v| !v.is_empty()).map(PathBuf::from),
             hermes_accept: matches!(word("HERMES_ACCEPT_HOOKS").as_str(), "1" | "true" | "yes" | "on"),
             claude_config_dir: env("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()).map(PathBuf::from),
             claude_sandboxed: !word("CLAUDE_CODE_SANDBOXED").is_empty(),

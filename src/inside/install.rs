@@ -11,6 +11,7 @@
 mod entries;
 mod record;
 
+use crate::config::HomeVars;
 use crate::vocab::Dialect;
 use std::path::{Path, PathBuf};
 
@@ -28,9 +29,8 @@ pub enum InstallScope {
 pub struct Target {
     pub home: PathBuf,
     pub cwd: PathBuf,
-    pub codex_home: Option<PathBuf>,
-    pub hermes_home: Option<PathBuf>,
-    pub copilot_home: Option<PathBuf>,
+    /// The harnesses' folder variables (`$CODEX_HOME`, ...).
+    pub homes: HomeVars,
     /// The hookrt executable as the entries name it (shell-quoted when needed).
     pub program: String,
     /// Flags the entries pass after the event (`--fail-closed PreToolUse`).

@@ -6,7 +6,7 @@
 //! project needs a new approval. Hermes hooks follow Hermes' first-use consent: every one is
 //! listed and, once any approval is required, skipped until approved.
 
-use crate::config::{Candidate, HandlerSpec, Hook};
+use crate::config::{Candidate, HandlerSpec, HomeVars, Hook};
 use crate::harness::trust::Verdict;
 use crate::harness::EnvCtx;
 use crate::load::script::{expand_words, hash_file, script_of};
@@ -71,9 +71,10 @@ pub(crate) struct Consent {
     /// Running as a drop-in for the JavaScript implementation (`listen`): the notice about
     /// unapproved project hooks is a log line, not a diagnostic.
     pub drop_in: bool,
-    /// The home directory and `$HERMES_HOME`, for the variables a command names its script by.
+    /// The home directory and the harnesses' folders, for the variables a command names its
+    /// script by.
     pub home: PathBuf,
-    pub hermes_home: Option<PathBuf>,
+    pub homes: HomeVars,
 }
 
 /// The command a hook runs, as approvals name it: the file's own words where the dialect
@@ -147,7 +148,7 @@ fn words(h: &Hook, command: &str, c: &Consent, project: &Path) -> Vec<String> {
         cwd: &dir,
         session_id: "",
         home: &c.home,
-        hermes_home: c.hermes_home.as_deref(),
+        homes: &c.homes,
         file: &h.file,
         input: &input,
     };

@@ -12,7 +12,7 @@ mod switches;
 pub(crate) mod table;
 pub(crate) mod trust_store;
 
-use crate::config::{Candidate, Hook, PluginDir, Roots, Substitutions};
+use crate::config::{Candidate, HomeVars, Hook, PluginDir, Roots, Substitutions};
 pub use crate::harness::trust::{TrustEnv, Verdict};
 use crate::vocab::{ApprovalScope, CanonicalEvent, Diagnostic, Dialect, HostHarness, IfRules, Origin, Scope};
 use serde::Serialize;
@@ -67,10 +67,8 @@ pub struct LoadOptions {
     pub policy: Policy,
     /// Whether `if` rules are evaluated or reported and ignored.
     pub if_rules: IfRules,
-    /// `$CODEX_HOME` (Codex's folder; `home/.codex` without it).
-    pub codex_home: Option<PathBuf>,
-    /// `$HERMES_HOME` (Hermes' folder; `home/.hermes` without it).
-    pub hermes_home: Option<PathBuf>,
+    /// The harnesses' folder variables (`$CODEX_HOME`, `$HERMES_HOME`, ...), read once.
+    pub homes: HomeVars,
     /// What the environment says about each harness's trust (`requireHookApproval: "harness"`).
     pub trust_env: TrustEnv,
     /// The harness hookrt runs inside (`hookrt hook`): its files are not read, it runs them.
@@ -83,13 +81,7 @@ pub struct LoadOptions {
 
 impl LoadOptions {
     fn roots(&self) -> Roots<'_> {
-        Roots {
-            home: &self.home,
-            cwd: &self.cwd,
-            system: &self.system_dir,
-            codex_home: self.codex_home.as_deref(),
-            hermes_home: self.hermes_home.as_deref(),
-        }
+        Roots { home: &self.home, cwd: &self.cwd, system: &self.system_dir, homes: &self.homes }
     }
 }
 

@@ -41,7 +41,7 @@ impl<'a> Reader<'a> {
             accept_all: opts.accept_hooks,
             drop_in: opts.drop_in,
             home: opts.home.clone(),
-            hermes_home: opts.hermes_home.clone(),
+            homes: opts.homes.clone(),
         };
         Reader {
             opts,

@@ -196,7 +196,7 @@ impl DispatchCtx {
             cwd,
             session_id: session,
             home: &opts.load.home,
-            hermes_home: opts.load.hermes_home.as_deref(),
+            homes: &opts.load.homes,
             file: &hook.file,
             input,
         };

@@ -272,8 +272,7 @@ impl RuntimeOptions {
                 .or_else(|| env("HOOKRT_IF_RULES").as_deref().and_then(IfRules::parse))
                 .unwrap_or_default(),
             system_dir: self.system_dir.clone().unwrap_or_else(|| PathBuf::from("/etc")),
-            codex_home: nonempty(env, "CODEX_HOME").map(PathBuf::from),
-            hermes_home: nonempty(env, "HERMES_HOME").map(PathBuf::from),
+            homes: crate::harness::registry::read_homes(env),
             trust_env,
             left_to_harness: self.inside.filter(|_| !self.include_own_files),
             host: self.harness.or_else(|| self.inside.and_then(HostHarness::of)),

@@ -7,7 +7,7 @@ mod schema;
 
 use crate::config::entry::{self, Entry, Unit};
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
-use crate::harness::claude::input::{shaped, Base};
+use crate::harness::family::input::{shaped, Base};
 use crate::harness::{Discovery, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{
@@ -87,7 +87,7 @@ impl Harness for Agents {
     }
 
     fn read_answer(&self, a: &Answer, event: CanonicalEvent, out: &mut RunOutcome) {
-        crate::harness::claude::answer::read(a, event, out);
+        crate::harness::family::answer::read(a, event, out);
         deny_spellings(a.top, out);
     }
 

@@ -99,7 +99,7 @@ impl Harness for Antigravity {
     /// `{"decision": "allow" | "deny" | "ask", "reason"}`; on Stop `"continue"` keeps the agent
     /// going; `injectSteps` messages reach the model. Claude's fields are read too.
     fn read_answer(&self, a: &Answer, event: CanonicalEvent, out: &mut RunOutcome) {
-        crate::harness::claude::answer::read(a, event, out);
+        crate::harness::family::answer::read(a, event, out);
         read(a.top, event, out);
     }
 

@@ -67,7 +67,7 @@ fn apply(o: &Map<String, Value>, event: E, out: &mut RunOutcome, blocked: &mut b
         out.contexts.push(c);
     }
     let Some(h) = o.get("hookSpecificOutput").and_then(Value::as_object) else { return };
-    if h.get("hookEventName").and_then(Value::as_str) != Some(crate::harness::claude::events::name_of(event)) {
+    if h.get("hookEventName").and_then(Value::as_str) != Some(crate::harness::family::events::name_of(event)) {
         return;
     }
     match event {

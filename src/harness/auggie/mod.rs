@@ -14,7 +14,7 @@ mod input;
 mod schema;
 
 use crate::config::{Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
-use crate::harness::claude::groups::GroupRules;
+use crate::harness::family::groups::GroupRules;
 use crate::harness::tools::ToolNames;
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -123,7 +123,7 @@ impl Harness for Auggie {
         };
         let accepted = check::accepted_events(ctx, events, sink);
         let first = sink.hooks.len();
-        let groups = crate::harness::claude::groups::parse_event_map(ctx, RULES, &accepted, sink);
+        let groups = crate::harness::family::groups::parse_event_map(ctx, RULES, &accepted, sink);
         let mut seen = Vec::new();
         let mut kept = Vec::new();
         for mut h in sink.hooks.drain(first..) {

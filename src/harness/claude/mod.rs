@@ -1,57 +1,19 @@
 //! Claude Code: `settings.json` (user, project, local), plugins, managed settings
-//! (docs/harnesses/claude.md). Its file shape and answer are the family's: Codex, opencode and
-//! native files reuse [`groups`], and most harnesses' answers go through [`answer`].
+//! (docs/harnesses/claude.md). Its file shape, events and answers are the Claude Code family's,
+//! shared with the harnesses that copied them from `harness/family/`.
 
-pub(crate) mod answer;
-pub(crate) mod events;
-mod fields;
-pub(crate) mod groups;
-mod handlers;
-pub(crate) mod input;
 pub(crate) mod plugins;
-pub(crate) mod reply;
-pub(crate) mod schema;
 mod trust;
 
 use crate::config::{Candidate, FileCtx, LoadSink, PluginDir, Roots};
 use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};
-use crate::vocab::{CanonicalEvent, Dialect, EventSpec, HandlerKind, MatcherStyle, RunOutcome, Scope};
-use groups::GroupRules;
+use crate::vocab::{CanonicalEvent, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope};
+use crate::harness::family::groups::GroupRules;
+use crate::harness::family::{answer, claude_kinds, events, input, parse_member, schema};
 use serde_json::{Map, Value};
 use std::path::Path;
 
 pub(crate) struct Claude;
-
-/// The types Claude and Codex files accept.
-pub(crate) fn claude_kinds(ty: &str) -> Option<HandlerKind> {
-    matches!(ty, "command" | "http" | "prompt" | "agent" | "mcp_tool").then(|| HandlerKind::from_type(ty)).flatten()
-}
-
-/// Reads the `hooks` member of a family file (`member` names it in diagnostics): an object of
-/// events, missing (an error only in a dedicated hooks file without `disableAllHooks`), or wrong.
-pub(crate) fn parse_member(
-    ctx: &FileCtx,
-    rules: GroupRules,
-    root: &Map<String, Value>,
-    dedicated: bool,
-    sink: &mut LoadSink,
-) -> usize {
-    let member = ctx.member;
-    match root.get(member) {
-        Some(Value::Object(map)) => groups::parse_event_map(ctx, rules, map, sink),
-        None | Some(Value::Null) => {
-            if dedicated && root.get("disableAllHooks").and_then(Value::as_bool).is_none() {
-                sink.file_diag(ctx, crate::vocab::Severity::Error, None, format!("config has no \"{member}\" object"));
-            }
-            0
-        }
-        Some(_) => {
-            let m = format!("\"{member}\" must be an object of event names");
-            sink.file_diag(ctx, crate::vocab::Severity::Error, None, m);
-            0
-        }
-    }
-}
 
 const RULES: GroupRules = GroupRules::seconds(true, true, claude_kinds);
 

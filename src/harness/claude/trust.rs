@@ -70,7 +70,7 @@ mod tests {
     use crate::harness::trust::TrustEnv;
 
     fn verdict(home: &Path, cwd: &Path, env: &TrustEnv) -> Verdict {
-        let roots = Roots { home, cwd, system: Path::new("/etc"), codex_home: None, hermes_home: None };
+        let roots = Roots { home, cwd, system: Path::new("/etc"), homes: &Default::default() };
         project(&ProjectCtx { roots, env })
     }
 

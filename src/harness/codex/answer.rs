@@ -41,7 +41,7 @@ pub(crate) fn read_run(code: Option<i32>, event: E, stdout: &str, stderr: &str, 
 }
 
 pub(crate) fn read(a: &Answer, event: E, out: &mut RunOutcome) {
-    crate::harness::claude::answer::read(a, event, out);
+    crate::harness::family::answer::read(a, event, out);
     let blocks = matches!(event, E::ToolAfter | E::PromptSubmit | E::TurnStop | E::SubagentEnd);
     if blocks && out.decision == Some(Decision::Deny) && out.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
         // `decision: "block"` without a non-empty reason blocks nothing

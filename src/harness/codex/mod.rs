@@ -6,8 +6,8 @@
 mod answer;
 pub(crate) mod trust;
 
-use crate::config::{Candidate, FileCtx, Hook, LoadSink, Roots};
-use crate::harness::claude::groups::GroupRules;
+use crate::config::{HomeDir, Candidate, FileCtx, Hook, LoadSink, Roots};
+use crate::harness::family::groups::GroupRules;
 use crate::harness::stdin::{tool_output_text, Stdin, CLAUDE_ONLY};
 use crate::harness::trust::{TrustCtx, Verdict};
 use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};
@@ -39,7 +39,10 @@ pub(crate) static EVENTS: [EventSpec; 14] = [
     n("PreModelRequest", E::ModelBefore),
 ];
 
-const RULES: GroupRules = GroupRules::seconds(true, true, crate::harness::claude::claude_kinds);
+const RULES: GroupRules = GroupRules::seconds(true, true, crate::harness::family::claude_kinds);
+
+/// Codex's folder: `$CODEX_HOME`, else `~/.codex`.
+pub(crate) const HOME: HomeDir = HomeDir { var: "CODEX_HOME", default: ".codex" };
 
 impl Harness for Codex {
     /// The published schema is `hooks.json`'s, which must have its `hooks`.
@@ -70,6 +73,10 @@ impl Harness for Codex {
         MatcherStyle::ExactOrRegex
     }
 
+    fn home_dir(&self) -> Option<HomeDir> {
+        Some(HOME)
+    }
+
     /// `pre_tool_use.rs` keeps the first blocking reason in configured order; its `Stop` joins
     /// every block's reason with a blank line, as the default fold does.
     fn first_block_wins(&self, event: CanonicalEvent) -> bool {
@@ -82,8 +89,8 @@ impl Harness for Codex {
 
     fn files(&self, r: Roots) -> Vec<Candidate> {
         vec![
-            Candidate::of(r.codex().join("hooks.json"), Dialect::Codex, Scope::Global),
-            Candidate::of(r.codex().join("config.toml"), Dialect::Codex, Scope::Global),
+            Candidate::of(r.dir(HOME).join("hooks.json"), Dialect::Codex, Scope::Global),
+            Candidate::of(r.dir(HOME).join("config.toml"), Dialect::Codex, Scope::Global),
             Candidate::of(r.cwd.join(".codex/hooks.json"), Dialect::Codex, Scope::Project),
             Candidate::of(r.cwd.join(".codex/config.toml"), Dialect::Codex, Scope::Project),
         ]
@@ -119,7 +126,7 @@ impl Harness for Codex {
                 h.remove("state");
             }
         }
-        crate::harness::claude::parse_member(ctx, RULES, &root, self.dedicated(ctx.path), sink)
+        crate::harness::family::parse_member(ctx, RULES, &root, self.dedicated(ctx.path), sink)
     }
 
     fn trust(&self, ctx: &TrustCtx, hooks: &[Hook]) -> Vec<Verdict> {
@@ -243,7 +250,7 @@ fn is_toml(path: &Path) -> bool {
 /// Codex hooks use Claude's handlers and matchers.
 struct CodexFamily;
 
-impl crate::harness::claude::schema::Family for CodexFamily {
+impl crate::harness::family::schema::Family for CodexFamily {
     const NAME: &'static str = "Codex";
     const KINDS: &'static [&'static str] = &["command", "http", "prompt", "agent", "mcp_tool"];
     const CLAUDE_HTTP: bool = true;
@@ -252,7 +259,7 @@ impl crate::harness::claude::schema::Family for CodexFamily {
 
 crate::harness::schema::dialect_marker!(CodexDialect, Dialect::Codex);
 
-crate::harness::claude::schema::events_object!(
+crate::harness::family::schema::events_object!(
     CodexEvents,
     CodexFamily,
     [

@@ -30,7 +30,7 @@ struct State {
 
 /// The verdict on each hook of one Codex file.
 pub(crate) fn verdicts(ctx: &TrustCtx, hooks: &[Hook]) -> Vec<Verdict> {
-    let config = ctx.roots.codex().join("config.toml");
+    let config = ctx.roots.dir(super::HOME).join("config.toml");
     let user = read_json(&config).unwrap_or(Value::Null);
     let states = states(&user);
     let file = &ctx.cand.path;
@@ -84,7 +84,7 @@ pub(crate) fn verdicts(ctx: &TrustCtx, hooks: &[Hook]) -> Vec<Verdict> {
 /// Whether Codex trusts the project folder (`[projects."<dir>"] trust_level = "trusted"` for it or
 /// its git repository), for the files it does not read itself when hookrt runs inside it.
 pub(crate) fn project(p: &ProjectCtx) -> Verdict {
-    let config = p.roots.codex().join("config.toml");
+    let config = p.roots.dir(super::HOME).join("config.toml");
     let user = read_json(&config).unwrap_or(Value::Null);
     let dir = p.roots.cwd.display();
     if project_trusted(&user, p.roots.cwd) {

@@ -10,7 +10,7 @@ mod trust;
 
 use crate::config::candidate::sorted_dir;
 use crate::config::entry::{self, Entry, Unit};
-use crate::config::{Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
+use crate::config::{HomeDir, Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
 use crate::harness::{EnvCtx, Harness, NameClaim, PayloadCtx};
 use crate::vocab::text::quote;
@@ -78,6 +78,9 @@ const TOOL_NAMES: &ToolNames = &[
     ("AskUserQuestion", &["ask_user"]),
 ];
 
+/// Copilot CLI's folder: `$COPILOT_HOME`, else `~/.copilot`.
+pub(crate) const HOME: HomeDir = HomeDir { var: "COPILOT_HOME", default: ".copilot" };
+
 impl Harness for Copilot {
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         Some(&schema::SCHEMA)
@@ -99,6 +102,10 @@ impl Harness for Copilot {
         MatcherStyle::Anchored
     }
 
+    fn home_dir(&self) -> Option<HomeDir> {
+        Some(HOME)
+    }
+
     fn tool_names(&self) -> Option<&'static ToolNames> {
         Some(TOOL_NAMES)
     }
@@ -118,7 +125,7 @@ impl Harness for Copilot {
     }
 
     fn owns_event_names(&self, keys: &[&str]) -> Option<NameClaim> {
-        keys.iter().any(|k| crate::harness::claude::events::is_own_name(k, &EVENTS)).then_some(NameClaim::Own)
+        keys.iter().any(|k| crate::harness::family::events::is_own_name(k, &EVENTS)).then_some(NameClaim::Own)
     }
 
     fn file_kind(&self, _path: &Path) -> &'static str {
@@ -170,7 +177,7 @@ impl Harness for Copilot {
     }
 
     fn read_answer(&self, a: &Answer, event: E, out: &mut RunOutcome) {
-        crate::harness::claude::answer::read(a, event, out);
+        crate::harness::family::answer::read(a, event, out);
         read(a.top, out);
     }
 

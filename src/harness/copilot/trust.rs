@@ -26,7 +26,7 @@ pub(crate) fn project(ctx: &ProjectCtx) -> Verdict {
     if ctx.env.copilot_allow_all {
         return Verdict::trusted("COPILOT_ALLOW_ALL=true");
     }
-    let home = ctx.env.copilot_home.clone().unwrap_or_else(|| ctx.roots.home.join(".copilot"));
+    let home = ctx.roots.dir(super::HOME);
     let file = home.join("config.json");
     let config = read_json(&file).unwrap_or(Value::Null);
     let cwd = ctx.roots.cwd;

@@ -97,7 +97,7 @@ impl Harness for Cursor {
     }
 
     fn owns_event_names(&self, keys: &[&str]) -> Option<NameClaim> {
-        keys.iter().any(|k| crate::harness::claude::events::is_own_name(k, &EVENTS)).then_some(NameClaim::Own)
+        keys.iter().any(|k| crate::harness::family::events::is_own_name(k, &EVENTS)).then_some(NameClaim::Own)
     }
 
     fn file_kind(&self, _path: &Path) -> &'static str {
@@ -113,7 +113,7 @@ impl Harness for Cursor {
     }
 
     fn read_answer(&self, a: &Answer, event: E, out: &mut RunOutcome) {
-        crate::harness::claude::answer::read(a, event, out);
+        crate::harness::family::answer::read(a, event, out);
         read(a.top, event, out);
     }
 

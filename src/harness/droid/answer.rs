@@ -21,7 +21,7 @@ pub(crate) fn read_run(code: Option<i32>, event: E, stdout: &str, stderr: &str, 
                 top.remove("reason");
             }
             let a = Answer { top: &top, hso: top.get("hookSpecificOutput").and_then(Value::as_object) };
-            crate::harness::claude::answer::read(&a, event, out);
+            crate::harness::family::answer::read(&a, event, out);
             fail(code, event, out);
             return true;
         }

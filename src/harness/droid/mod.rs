@@ -10,7 +10,7 @@ mod answer;
 mod input;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
-use crate::harness::claude::groups::{self, GroupRules};
+use crate::harness::family::groups::{self, GroupRules};
 use crate::harness::tools::ToolNames;
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -143,7 +143,7 @@ impl Harness for Droid {
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
         if is_settings(ctx.path) {
-            return crate::harness::claude::parse_member(ctx, RULES, root, false, sink);
+            return crate::harness::family::parse_member(ctx, RULES, root, false, sink);
         }
         if root.get("hooks").is_some_and(Value::is_object) {
             let m = "hooks: Droid reads the events at the root of hooks.json: hooks under a \"hooks\" key never run \
@@ -197,14 +197,14 @@ impl Harness for Droid {
 /// Droid runs `command` hooks only, with Claude's matchers.
 struct DroidFamily;
 
-impl crate::harness::claude::schema::Family for DroidFamily {
+impl crate::harness::family::schema::Family for DroidFamily {
     const NAME: &'static str = "Droid";
     const KINDS: &'static [&'static str] = &["command"];
     const CLAUDE_HTTP: bool = false;
     type Of = DroidDialect;
 }
 
-crate::harness::claude::schema::events_object!(DroidEvents, DroidFamily, [SessionStart, SessionEnd, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop, Notification, PreCompact],
+crate::harness::family::schema::events_object!(DroidEvents, DroidFamily, [SessionStart, SessionEnd, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop, Notification, PreCompact],
     hooks: Option<crate::harness::schema::NotAnObject>);
 
 /// Droid's `hooks.json`: the events at the root; a `"hooks"` object there is never run.
@@ -216,7 +216,7 @@ crate::harness::schema::dialect_marker!(DroidDialect, Dialect::Droid);
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct DroidSettings {
     #[allow(dead_code)]
-    hooks: Option<crate::harness::schema::EventMap<DroidDialect, crate::harness::claude::schema::Group<DroidFamily>>>,
+    hooks: Option<crate::harness::schema::EventMap<DroidDialect, crate::harness::family::schema::Group<DroidFamily>>>,
 }
 
 #[cfg(test)]

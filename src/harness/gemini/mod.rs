@@ -101,7 +101,7 @@ impl Harness for Gemini {
     }
 
     fn owns_event_names(&self, keys: &[&str]) -> Option<NameClaim> {
-        keys.iter().any(|k| crate::harness::claude::events::is_own_name(k, &EVENTS)).then_some(NameClaim::Own)
+        keys.iter().any(|k| crate::harness::family::events::is_own_name(k, &EVENTS)).then_some(NameClaim::Own)
     }
 
     fn file_kind(&self, _path: &Path) -> &'static str {
@@ -137,7 +137,7 @@ impl Harness for Gemini {
 
     /// Beyond Claude's fields: `decision` allow/deny/ask and `hookSpecificOutput.tool_input`.
     fn read_answer(&self, a: &Answer, event: CanonicalEvent, out: &mut RunOutcome) {
-        crate::harness::claude::answer::read(a, event, out);
+        crate::harness::family::answer::read(a, event, out);
         if let Some(d) = a.top.get("decision").and_then(Value::as_str).and_then(Decision::from_word) {
             out.decision = Some(d);
         }

@@ -10,7 +10,7 @@ mod reply;
 mod schema;
 mod trust;
 
-use crate::config::{Candidate, FileCtx, LoadSink, Roots};
+use crate::config::{HomeDir, Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
 use crate::harness::{Consent, Discovery, EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -70,6 +70,9 @@ const TOOL_NAMES: &ToolNames = &[
     ("AskUserQuestion", &["clarify"]),
 ];
 
+/// Hermes's folder: `$HERMES_HOME`, else `~/.hermes`.
+pub(crate) const HOME: HomeDir = HomeDir { var: "HERMES_HOME", default: ".hermes" };
+
 impl Harness for Hermes {
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<schema::HermesConfig>();
@@ -92,6 +95,10 @@ impl Harness for Hermes {
         MatcherStyle::Full
     }
 
+    fn home_dir(&self) -> Option<HomeDir> {
+        Some(HOME)
+    }
+
     fn tool_names(&self) -> Option<&'static ToolNames> {
         Some(TOOL_NAMES)
     }
@@ -101,7 +108,7 @@ impl Harness for Hermes {
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {
-        vec![Candidate::of(r.hermes().join("config.yaml"), Dialect::Hermes, Scope::Global)]
+        vec![Candidate::of(r.dir(HOME).join("config.yaml"), Dialect::Hermes, Scope::Global)]
     }
 
     fn owns_path(&self, path: &Path) -> bool {
@@ -147,7 +154,7 @@ impl Harness for Hermes {
 
     /// Hermes runs hooks with its own environment: the session, and where its files are.
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
-        let home = e.hermes_home.map(Path::to_path_buf).unwrap_or_else(|| e.home.join(".hermes"));
+        let home = e.homes.resolve(e.home, HOME);
         vec![("HERMES_HOME".into(), home.display().to_string()), ("HERMES_SESSION_ID".into(), e.session_id.to_owned())]
     }
 

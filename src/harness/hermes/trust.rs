@@ -13,7 +13,7 @@ pub(crate) fn verdicts(ctx: &TrustCtx, hooks: &[Hook]) -> Vec<Verdict> {
         let why = if ctx.auto_accept { "hooks_auto_accept: true" } else { "HERMES_ACCEPT_HOOKS is set" };
         return hooks.iter().map(|_| Verdict::trusted(why)).collect();
     }
-    let file = ctx.roots.hermes().join("shell-hooks-allowlist.json");
+    let file = ctx.roots.dir(super::HOME).join("shell-hooks-allowlist.json");
     let list = read_json(&file).unwrap_or(Value::Null);
     let approvals = list.get("approvals").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     hooks

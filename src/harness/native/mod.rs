@@ -8,8 +8,8 @@
 mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
-use crate::harness::claude::groups::GroupRules;
-use crate::harness::claude::input::{fill_base, Base};
+use crate::harness::family::groups::GroupRules;
+use crate::harness::family::input::{fill_base, Base};
 use crate::harness::{Discovery, Harness, NameClaim, PayloadCtx};
 use crate::vocab::{CanonicalEvent, Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
 use serde_json::{Map, Value};
@@ -17,7 +17,7 @@ use std::path::Path;
 
 pub(crate) struct Native;
 
-const CLAUDE_EVENTS: usize = crate::harness::claude::events::EVENTS.len();
+const CLAUDE_EVENTS: usize = crate::harness::family::events::EVENTS.len();
 
 /// Every canonical event under its canonical name, then Claude Code's names.
 pub(crate) static EVENTS: [EventSpec; CanonicalEvent::COUNT + CLAUDE_EVENTS] = {
@@ -30,7 +30,7 @@ pub(crate) static EVENTS: [EventSpec; CanonicalEvent::COUNT + CLAUDE_EVENTS] = {
     }
     let mut j = 0;
     while j < CLAUDE_EVENTS {
-        all[CanonicalEvent::COUNT + j] = crate::harness::claude::events::EVENTS[j];
+        all[CanonicalEvent::COUNT + j] = crate::harness::family::events::EVENTS[j];
         j += 1;
     }
     all
@@ -86,7 +86,7 @@ impl Harness for Native {
     }
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        crate::harness::claude::parse_member(ctx, RULES, root, true, sink)
+        crate::harness::family::parse_member(ctx, RULES, root, true, sink)
     }
 
     /// The member holding the events: `events`, or `hooks` in a file that has that instead.

@@ -5,8 +5,8 @@
 mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
-use crate::harness::claude::groups::GroupRules;
-use crate::harness::claude::input::{shaped, Base};
+use crate::harness::family::groups::GroupRules;
+use crate::harness::family::input::{shaped, Base};
 use crate::harness::{Discovery, Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
@@ -95,7 +95,7 @@ impl Harness for Opencode {
     }
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        crate::harness::claude::parse_member(ctx, RULES, root, false, sink)
+        crate::harness::family::parse_member(ctx, RULES, root, false, sink)
     }
 
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {

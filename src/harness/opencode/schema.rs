@@ -4,7 +4,7 @@
 // The fields exist to be checked and described, never read back.
 #![allow(dead_code)]
 
-use crate::harness::claude::schema::{Family, Group};
+use crate::harness::family::schema::{Family, Group};
 use crate::harness::schema::{dialect_marker, EventMap};
 use crate::vocab::Dialect;
 use schemars::JsonSchema;

@@ -8,7 +8,7 @@
 mod input;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
-use crate::harness::claude::groups::GroupRules;
+use crate::harness::family::groups::GroupRules;
 use crate::harness::tools::ToolNames;
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -121,7 +121,7 @@ impl Harness for Qwen {
     }
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        crate::harness::claude::parse_member(ctx, RULES, root, false, sink)
+        crate::harness::family::parse_member(ctx, RULES, root, false, sink)
     }
 
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
@@ -178,7 +178,7 @@ impl Harness for Qwen {
     /// Qwen Code 0.24.4's PreToolUse takes a deny, a reason and context, never a rewritten
     /// input (`firePreToolUseHook`; only a PermissionRequest hook's `updatedInput` applies).
     fn read_answer(&self, a: &Answer, event: E, out: &mut RunOutcome) {
-        crate::harness::claude::answer::read(a, event, out);
+        crate::harness::family::answer::read(a, event, out);
         if event == E::ToolBefore {
             out.update_input = None;
         }
@@ -209,7 +209,7 @@ impl Harness for Qwen {
 /// Qwen Code's handlers: `command`, `http` (any URL), `prompt`; unanchored regex matchers.
 struct QwenFamily;
 
-impl crate::harness::claude::schema::Family for QwenFamily {
+impl crate::harness::family::schema::Family for QwenFamily {
     const NAME: &'static str = "Qwen";
     const KINDS: &'static [&'static str] = &["command", "http", "prompt"];
     const CLAUDE_HTTP: bool = false;
@@ -218,7 +218,7 @@ impl crate::harness::claude::schema::Family for QwenFamily {
 
 crate::harness::schema::dialect_marker!(QwenDialect, Dialect::Qwen);
 
-crate::harness::claude::schema::events_object!(
+crate::harness::family::schema::events_object!(
     QwenEvents,
     QwenFamily,
     [

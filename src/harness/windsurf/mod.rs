@@ -59,7 +59,7 @@ impl Harness for Windsurf {
     }
 
     fn owns_event_names(&self, keys: &[&str]) -> Option<NameClaim> {
-        keys.iter().any(|k| crate::harness::claude::events::is_own_name(k, &EVENTS)).then_some(NameClaim::Own)
+        keys.iter().any(|k| crate::harness::family::events::is_own_name(k, &EVENTS)).then_some(NameClaim::Own)
     }
 
     fn file_kind(&self, _path: &Path) -> &'static str {

@@ -12,6 +12,7 @@
 //! marker lines; Hermes only when the (event, command) pair is in its allowlist.
 
 use crate::harness::codex::trust::{current_hash, snake};
+use crate::harness::{codex, copilot, hermes};
 use crate::inside::host_name;
 use crate::inside::install::{Change, InstallError, InstallScope, Target};
 use crate::vocab::{CanonicalEvent as E, Dialect};
@@ -46,11 +47,11 @@ pub(crate) fn hook_file(h: Dialect, scope: InstallScope, t: &Target) -> Result<P
         Dialect::Claude if project => t.cwd.join(".claude/settings.json"),
         Dialect::Claude => t.home.join(".claude/settings.json"),
         Dialect::Codex if project => t.cwd.join(".codex/hooks.json"),
-        Dialect::Codex => codex_home(t).join("hooks.json"),
+        Dialect::Codex => t.homes.resolve(&t.home, codex::HOME).join("hooks.json"),
         Dialect::Gemini if project => t.cwd.join(".gemini/settings.json"),
         Dialect::Gemini => t.home.join(".gemini/settings.json"),
         Dialect::Copilot if project => t.cwd.join(".github/hooks/hookrt.json"),
-        Dialect::Copilot => t.copilot_home.clone().unwrap_or_else(|| t.home.join(".copilot")).join("hooks/hookrt.json"),
+        Dialect::Copilot => t.homes.resolve(&t.home, copilot::HOME).join("hooks/hookrt.json"),
         Dialect::Hermes if !project => hermes_home(t).join("config.yaml"),
         Dialect::Hermes => {
             return Err(InstallError::Unsupported(
@@ -62,11 +63,11 @@ pub(crate) fn hook_file(h: Dialect, scope: InstallScope, t: &Target) -> Result<P
 }
 
 fn codex_home(t: &Target) -> PathBuf {
-    t.codex_home.clone().unwrap_or_else(|| t.home.join(".codex"))
+    t.homes.resolve(&t.home, codex::HOME)
 }
 
 fn hermes_home(t: &Target) -> PathBuf {
-    t.hermes_home.clone().unwrap_or_else(|| t.home.join(".hermes"))
+    t.homes.resolve(&t.home, hermes::HOME)
 }
 
 /// The files the trust step writes, for uninstall.

@@ -4,13 +4,13 @@
 
 use crate::config::matcher::{event_matcher, matcher_field, Matcher};
 use crate::config::{FileCtx, Hook, LoadSink};
-use crate::harness::claude::fields;
-use crate::harness::claude::handlers;
+use crate::harness::family::fields;
+use crate::harness::family::handlers;
 use crate::vocab::text::quote;
 use crate::vocab::{EventSpec, Severity};
 use serde_json::{Map, Value};
 
-pub(crate) use crate::harness::claude::fields::GroupRules;
+pub(crate) use crate::harness::family::fields::GroupRules;
 
 /// Parses an event map; returns the number of matcher groups accepted.
 pub(crate) fn parse_event_map(

@@ -308,7 +308,7 @@ macro_rules! events_object {
         pub(crate) struct $name {
             $(
                 #[serde(default)]
-                $event: Vec<crate::harness::claude::schema::Group<$family>>,
+                $event: Vec<crate::harness::family::schema::Group<$family>>,
             )*
             $($field: $ty,)*
             #[serde(flatten)]

@@ -2,8 +2,8 @@
 //! worker), `http`, `mcp_tool`, `prompt`, `agent`/`subagent`, and the aliases native files allow.
 
 use crate::config::{HandlerSpec, Substitutions};
-use crate::harness::claude::fields::worker_settings;
-use crate::harness::claude::fields::GroupRules;
+use crate::harness::family::fields::worker_settings;
+use crate::harness::family::fields::GroupRules;
 use crate::vocab::text::quote;
 use crate::vocab::{HandlerKind, Severity};
 use serde_json::{Map, Value};

@@ -3,7 +3,7 @@
 //! hook reference), the prompt hook's `{ok, reason, impossible}`, and the Hermes and `.agents`
 //! shapes the JavaScript implementation understood from any hook.
 
-use crate::harness::claude::events::name_of;
+use crate::harness::family::events::name_of;
 use crate::vocab::{Answer, CanonicalEvent, Decision, EventFields, RunOutcome, DENIED_BY_EVALUATION};
 use serde_json::{Map, Value};
 
