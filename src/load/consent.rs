@@ -271,12 +271,18 @@ pub(crate) fn gate_every(
         out.diagnostics.push(Diagnostic::warning(&cand.path, Some(&h.event), m));
         if skip {
             let approve = format!("hookrt trust approve {}", shlex::try_quote(&command).unwrap_or_default());
-            out.skipped.push(Skipped::of(&cand.path, &hooks[i], command, format!("Hermes hook {what}"), approve));
+            let why = format!("{} hook {what}", hooks[i].dialect.title());
+            out.skipped.push(Skipped::of(&cand.path, &hooks[i], command, why, approve));
             hooks.remove(i);
         } else {
             i += 1;
         }
     }
+}
+
+/// Whether a dialect's harness asks consent for every hook, whatever its scope.
+fn every_hook(d: crate::vocab::Dialect) -> bool {
+    crate::harness::of(d).consent() == crate::harness::Consent::EveryHook
 }
 
 /// `requireHookApproval: "harness"` for the hooks a file added (from `first` on), given their
@@ -290,7 +296,8 @@ pub(crate) fn gate_harness(
     c: &Consent,
     out: Out,
 ) {
-    let base = if hooks.get(first).is_some_and(|h| h.dialect == crate::vocab::Dialect::Hermes) {
+    // A harness that asks consent for every hook (Hermes) names a script from its file's folder.
+    let base = if hooks.get(first).is_some_and(|h| every_hook(h.dialect)) {
         cand.path.parent().unwrap_or(Path::new("/"))
     } else {
         project
@@ -303,11 +310,9 @@ pub(crate) fn gate_harness(
             i += 1;
             continue;
         }
-        // Hermes approvals name the bare event, as Hermes' own allowlist does.
-        let (event, command) = match hooks[i].dialect {
-            crate::vocab::Dialect::Hermes => (hooks[i].event.clone(), command_of(&hooks[i])),
-            _ => key(&hooks[i]),
-        };
+        // Its approvals name the bare event, as Hermes' own allowlist does.
+        let (event, command) =
+            if every_hook(hooks[i].dialect) { (hooks[i].event.clone(), command_of(&hooks[i])) } else { key(&hooks[i]) };
         let argv = words(&hooks[i], &command, c, project);
         let asked =
             Asked { event: &event, command: &command, argv, base, file: &cand.path, scope: cand.scope, project };
