@@ -453,6 +453,32 @@ fn harness_names_stay_in_their_folders() {
     );
 }
 
+/// A harness folder takes what it shares with others from `harness/family/` or the layers
+/// below, never from another harness's folder.
+#[test]
+fn no_harness_folder_imports_another() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let folders: Vec<String> = std::fs::read_dir(src.join("harness"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("mod.rs").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "family" && n != "schema")
+        .collect();
+    assert!(folders.len() >= 17, "{folders:?}");
+    let folder = |m: &[String]| (m.len() >= 2 && m[0] == "harness" && folders.contains(&m[1])).then(|| m[1].clone());
+    let mut crossing = Vec::new();
+    for (m, deps) in graph(&read_tree(&src)) {
+        let Some(from) = folder(&m) else { continue };
+        for d in deps {
+            if folder(&d).is_some_and(|to| to != from) {
+                crossing.push(format!("{} -> {}", m.join("/"), d.join("/")));
+            }
+        }
+    }
+    assert!(crossing.is_empty(), "harness folders importing each other:\n{}", crossing.join("\n"));
+}
+
 /// The word splitting the check relies on.
 #[test]
 fn identifiers_split_into_words() {

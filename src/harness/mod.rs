@@ -172,10 +172,10 @@ pub(crate) trait Harness: Sync {
         self.file_schema()
     }
 
-    /// Another dialect whose file this root is, by its shape (the `.agents/hooks.json` of
-    /// Antigravity's named hooks); `None` keeps this one.
-    fn by_shape(&self, _root: &Map<String, Value>) -> Option<Dialect> {
-        None
+    /// Whether a file found where `read_as`'s files live is really this harness's, by its
+    /// root's shape (Antigravity's named hooks in a `.agents/hooks.json`).
+    fn takes_over(&self, _read_as: Dialect, _root: &Map<String, Value>) -> bool {
+        false
     }
 
     /// Whether each of its files is itself a hook (an executable named after its event, Cline)

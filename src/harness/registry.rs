@@ -21,6 +21,12 @@ pub(crate) fn read_homes(env: &dyn Fn(&str) -> Option<String>) -> HomeVars {
     HomeVars::read(HARNESSES.iter().filter_map(|h| h.home_dir()), env)
 }
 
+/// The dialect a file read as `d` really is: another harness's when its root has that
+/// harness's shape ([`Harness::takes_over`]), else `d`.
+pub(crate) fn by_shape(d: Dialect, root: &serde_json::Map<String, serde_json::Value>) -> Dialect {
+    HARNESSES.iter().find(|h| h.takes_over(d, root)).map_or(d, |h| h.dialect())
+}
+
 /// The harness of a dialect.
 pub(crate) fn of(d: Dialect) -> &'static dyn Harness {
     let h = HARNESSES[d as usize];

@@ -166,7 +166,7 @@ impl<'a> Reader<'a> {
             }
         };
         let dialect = cand.dialect.unwrap_or_else(|| harness::recognise(path, Some(&root)));
-        let dialect = root.as_object().and_then(|o| harness::of(dialect).by_shape(o)).unwrap_or(dialect);
+        let dialect = root.as_object().map_or(dialect, |o| harness::registry::by_shape(dialect, o));
         let h = harness::of(dialect);
         let Some(obj) = root.as_object() else {
             let m = format!("config root must be a JSON object ({})", h.file_kind(path));

@@ -64,11 +64,6 @@ impl Harness for Agents {
         ".agents hooks file"
     }
 
-    /// Named hooks (`{"guard": {"PreToolUse": …}}`) are Google Antigravity's, at the same path.
-    fn by_shape(&self, root: &Map<String, Value>) -> Option<Dialect> {
-        crate::harness::antigravity::is_named_hooks(root).then_some(Dialect::Antigravity)
-    }
-
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
         parse(ctx, root, sink)
     }

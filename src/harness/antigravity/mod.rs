@@ -17,7 +17,6 @@ use crate::vocab::{Answer, CanonicalEvent, Decision, Dialect, EventSpec, Matcher
 use serde_json::{Map, Value};
 use std::path::Path;
 
-pub(crate) use parse::is_named_hooks;
 
 pub(crate) struct Antigravity;
 
@@ -56,6 +55,12 @@ impl Harness for Antigravity {
     /// A regular expression on Antigravity's tool names; `""` and `*` match every tool.
     fn matcher_style(&self) -> MatcherStyle {
         MatcherStyle::Regex
+    }
+
+    /// Named hooks (`{"guard": {"PreToolUse": …}}`) in a `.agents/hooks.json` are Antigravity's,
+    /// not the `.agents` dialect's event lists.
+    fn takes_over(&self, read_as: Dialect, root: &Map<String, Value>) -> bool {
+        read_as == Dialect::Agents && parse::is_named_hooks(root)
     }
 
     fn tool_names(&self) -> Option<&'static ToolNames> {
