@@ -164,6 +164,17 @@ mod tests {
     }
 
     #[test]
+    fn a_file_of_another_harness_s_shape_is_that_harness_s() {
+        let named = json!({"guard": {"PreToolUse": [{"command": "x"}]}});
+        let lists = json!({"PreToolUse": [{"command": "x"}]});
+        let (named, lists) = (named.as_object().unwrap(), lists.as_object().unwrap());
+        assert_eq!(by_shape(Dialect::Agents, named), Dialect::Antigravity);
+        assert_eq!(by_shape(Dialect::Agents, lists), Dialect::Agents);
+        // Only a file found where `.agents` files live is taken over.
+        assert_eq!(by_shape(Dialect::Claude, named), Dialect::Claude);
+    }
+
+    #[test]
     fn recognition_looks_at_content_and_location() {
         let native = json!({"version":1,"events":{}});
         assert_eq!(recognise(Path::new("/x/hooks.json"), Some(&native)), Dialect::Native);
