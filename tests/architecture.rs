@@ -393,18 +393,24 @@ fn words(ident: &str) -> Vec<String> {
     out
 }
 
-/// The harnesses by their folders' names, from `src/harness/` (hookrt's own `native` and the
-/// `.agents` files are not counted: their names are ordinary words).
-fn harness_names(src: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(src.join("harness"))
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().is_dir() && e.path().join("mod.rs").is_file())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| !matches!(n.as_str(), "native" | "agents" | "schema" | "family"))
+/// Every harness's folder, read from the registration table's rows
+/// (`Variant "name" "Title" folder::Type,` in `src/vocab/harnesses.rs`).
+fn harness_folders(src: &Path) -> Vec<String> {
+    let table = std::fs::read_to_string(src.join("vocab/harnesses.rs")).unwrap();
+    let mut folders: Vec<String> = table
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//") && l.ends_with(',') && l.matches('"').count() == 4)
+        .filter_map(|l| l.rsplit('"').next()?.trim().split_once("::").map(|(f, _)| f.to_owned()))
         .collect();
-    names.sort();
-    names
+    folders.sort();
+    folders
+}
+
+/// The harnesses by their folders' names (hookrt's own `native` and the `.agents` files are
+/// not counted: their names are ordinary words).
+fn harness_names(src: &Path) -> Vec<String> {
+    harness_folders(src).into_iter().filter(|n| !matches!(n.as_str(), "native" | "agents")).collect()
 }
 
 /// Where code names a harness outside its folder: `"file: harness"` pairs, each once. The
@@ -458,14 +464,9 @@ fn harness_names_stay_in_their_folders() {
 #[test]
 fn no_harness_folder_imports_another() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let folders: Vec<String> = std::fs::read_dir(src.join("harness"))
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().join("mod.rs").is_file())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n != "family" && n != "schema")
-        .collect();
+    let folders = harness_folders(&src);
     assert!(folders.len() >= 17, "{folders:?}");
+    assert!(folders.iter().all(|f| src.join("harness").join(f).join("mod.rs").is_file()), "{folders:?}");
     let folder = |m: &[String]| (m.len() >= 2 && m[0] == "harness" && folders.contains(&m[1])).then(|| m[1].clone());
     let mut crossing = Vec::new();
     for (m, deps) in graph(&read_tree(&src)) {

@@ -13,6 +13,7 @@ macro_rules! harness_folders {
 crate::vocab::harnesses::harness_table!(harness_folders);
 
 pub(crate) mod family;
+pub(crate) mod parts;
 pub(crate) mod registry;
 pub(crate) mod reply;
 pub(crate) mod schema;
@@ -20,10 +21,9 @@ pub(crate) mod stdin;
 pub(crate) mod tools;
 pub(crate) mod trust;
 
-use crate::config::{Candidate, FileCtx, HomeDir, HomeVars, Hook, LoadSink, PluginDir, Roots};
-use crate::vocab::{
-    Answer, CanonicalEvent, Diagnostic, Dialect, EventSpec, MatcherStyle, RunOutcome, Shell, BLOCKED_BY_HOOK,
-};
+use crate::config::{Candidate, HomeDir, HomeVars, PluginDir, Roots};
+use crate::vocab::{Answer, CanonicalEvent, Dialect, EventSpec, MatcherStyle, Shell};
+use parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -112,8 +112,9 @@ pub(crate) enum Consent {
     Own,
 }
 
-/// What one harness means. The defaults are the Claude Code family's rules.
-pub(crate) trait Harness: Sync {
+/// What one harness is: its descriptor (name, events, files, stdin, environment, shell); its
+/// engine's parts are the supertraits ([`parts`]). The defaults are the Claude Code family's.
+pub(crate) trait Harness: Sync + Reader + Planner + AnswerReader + Aggregator + Replier + TrustGate {
     fn dialect(&self) -> Dialect;
 
     /// The event names its files use (and a host may dispatch).
@@ -172,37 +173,6 @@ pub(crate) trait Harness: Sync {
         self.file_schema()
     }
 
-    /// Whether a file found where `read_as`'s files live is really this harness's, by its
-    /// root's shape (Antigravity's named hooks in a `.agents/hooks.json`).
-    fn takes_over(&self, _read_as: Dialect, _root: &Map<String, Value>) -> bool {
-        false
-    }
-
-    /// Whether each of its files is itself a hook (an executable named after its event, Cline)
-    /// rather than a configuration to parse; [`Harness::parse`] then gets an empty root.
-    fn scripts(&self) -> bool {
-        false
-    }
-
-    /// Whether the file is dedicated to hooks (a missing root member is then an error) rather
-    /// than a general settings file that merely has no hooks.
-    fn dedicated(&self, _path: &Path) -> bool {
-        true
-    }
-
-    /// Whether its JSON files may carry comments and trailing commas.
-    fn comments(&self) -> bool {
-        false
-    }
-
-    /// The root member holding its events (named in diagnostics).
-    fn member(&self, _root: &Map<String, Value>) -> &'static str {
-        "hooks"
-    }
-
-    /// Reads a file's root; returns how many matcher groups (or hooks) it accepted.
-    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize;
-
     /// The JSON object its hook reads on stdin.
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value>;
 
@@ -213,97 +183,6 @@ pub(crate) trait Harness: Sync {
 
     /// Whether the stdin JSON is indented (two spaces, as `JSON.stringify(v, null, 2)`).
     fn stdin_pretty(&self) -> bool {
-        false
-    }
-
-    /// The part of a clean run's stdout that holds the answer.
-    fn answer_text<'a>(&self, stdout: &'a str) -> &'a str {
-        stdout
-    }
-
-    /// Reads a finished run its own way, exit code and output together; `false` leaves it to
-    /// the common rules (exit 0 answers, exit 2 denies) and [`Harness::exit_rule`].
-    fn read_run(
-        &self,
-        _code: Option<i32>,
-        _event: CanonicalEvent,
-        _stdout: &str,
-        _stderr: &str,
-        _out: &mut RunOutcome,
-    ) -> bool {
-        false
-    }
-
-    /// Reads a JSON answer object.
-    fn read_answer(&self, answer: &Answer, event: CanonicalEvent, out: &mut RunOutcome) {
-        crate::harness::family::answer::read(answer, event, out);
-    }
-
-    /// A clean run's stdout that is not JSON.
-    fn plain_stdout(&self, stdout: &str, out: &mut RunOutcome) {
-        out.plain_stdout = Some(stdout.to_owned());
-    }
-
-    /// The reason of an exit-2 deny with an empty stderr.
-    fn exit_two_reason(&self, _stdout: &str) -> String {
-        BLOCKED_BY_HOOK.to_owned()
-    }
-
-    /// Its own exit-code rules, applied after the common ones.
-    fn exit_rule(
-        &self,
-        _code: Option<i32>,
-        _event: CanonicalEvent,
-        _stdout: &str,
-        _stderr: &str,
-        _out: &mut RunOutcome,
-    ) {
-    }
-
-    /// Whether its hooks answer only in JSON (plain stdout is a broken answer, which
-    /// `failClosed` turns into a deny).
-    fn json_only(&self) -> bool {
-        false
-    }
-
-    /// How an input update a hook returned applies to the tool's arguments.
-    fn update_input(&self, _original: Option<&Value>, update: Value) -> Value {
-        update
-    }
-
-    /// Reads a decoded run again where the hook's own entry changes the rules (Copilot reads a
-    /// camelCase `preToolUse` hook by its own fields only); runs before the next hook of a
-    /// sequence looks at the answer.
-    fn read_for_hook(&self, _hook: &Hook, _out: &mut RunOutcome) {}
-
-    /// What the harness decides once a run is in, beyond reading its answer.
-    fn settle(&self, _hook: &Hook, _out: &mut RunOutcome, _loop_count: u32) {}
-
-    /// What the harness puts between the reasons of several hooks that decided alike
-    /// (`hookAggregator.ts` in Gemini CLI and Qwen Code: a newline).
-    fn reason_separator(&self) -> &'static str {
-        "\n\n"
-    }
-
-    /// The key under which the harness runs a hook once per event fire, whatever matcher
-    /// group or file it came from (Gemini's `hookPlanner.ts` `deduplicateHooks`); `None`: the
-    /// load-time rule alone (identical handlers from different files run once).
-    fn once_per_fire(&self, _hook: &Hook) -> Option<String> {
-        None
-    }
-
-    /// Whether the harness shows only the first block's reason, in configured order, when
-    /// several of its hooks block on `event` (Hermes everywhere, Claude Code and Codex on
-    /// PreToolUse); by default every reason is joined.
-    fn first_block_wins(&self, _event: CanonicalEvent) -> bool {
-        false
-    }
-
-    /// Whether the harness merges its hooks' answers to `event` field by field, a later answer's
-    /// field replacing an earlier one's (Gemini CLI's `BeforeModel`/`AfterModel`,
-    /// `hookAggregator.ts` `mergeWithFieldReplacement`): a later allow then undoes an earlier
-    /// deny, and only the last reason, message and context are said.
-    fn replaces_fields(&self, _event: CanonicalEvent) -> bool {
         false
     }
 
@@ -333,24 +212,6 @@ pub(crate) trait Harness: Sync {
         command.to_owned()
     }
 
-    /// Whether it names tools its own way (`run_shell_command`), so a dispatch's tool name is
-    /// also tried under its spelling.
-    fn names_tools(&self) -> bool {
-        false
-    }
-
-    /// Whether a matcher entry that is exactly Claude's name of a tool (`Bash`) matches it too
-    /// (Qwen Code's tool aliases).
-    fn claude_aliases(&self) -> bool {
-        false
-    }
-
-    /// Whether its matchers see a tool only under its own spelling, never under the name a host
-    /// dispatched (Copilot, whose PascalCase mode names tools as Claude does, sees both).
-    fn own_tool_names_only(&self) -> bool {
-        false
-    }
-
     /// Policy files read before everything else (Claude Code's managed settings); `at: None` is
     /// the harness's own location.
     fn policy_files(&self, _at: Option<&Path>) -> Vec<Candidate> {
@@ -361,51 +222,6 @@ pub(crate) trait Harness: Sync {
     fn plugin_files(&self, _plugins: &[PluginDir], _home: &Path) -> Vec<Candidate> {
         Vec::new()
     }
-
-    /// Installed extensions a file switches on or off (Claude's `enabledPlugins`), in order.
-    fn enabled_extensions(&self, _root: &Map<String, Value>) -> Vec<(String, bool)> {
-        Vec::new()
-    }
-
-    /// The file of an installed extension by id, when it is installed.
-    fn extension_file(&self, _home: &Path, _id: &str) -> Option<Candidate> {
-        None
-    }
-
-    /// Whether a file's `disableAllHooks` switches every file's hooks off (otherwise it speaks
-    /// for its own file only).
-    fn switches_all(&self) -> bool {
-        true
-    }
-
-    fn consent(&self) -> Consent {
-        Consent::Scoped
-    }
-
-    /// Whether it would run each of a file's hooks, by its own trust records (read-only); a
-    /// harness without any runs them all, for [`Harness::why_ungated`].
-    fn trust(&self, _ctx: &trust::TrustCtx, hooks: &[Hook]) -> Vec<trust::Verdict> {
-        trust::each(hooks, trust::Verdict::not_gated(self.why_ungated()))
-    }
-
-    /// Whether it trusts the project folder for hooks, by its own record (read-only), when hookrt
-    /// runs inside it or a host says it is this harness; `None` when it keeps no such record.
-    fn project_trust(&self, _p: &trust::ProjectCtx) -> Option<trust::Verdict> {
-        None
-    }
-
-    /// Why a harness without trust records runs a file's hooks (shown by `hookrt trust`).
-    fn why_ungated(&self) -> String {
-        format!("{} runs its hooks without a trust record", self.dialect().as_str())
-    }
-
-    /// Its own hook's answer when hookrt runs as one (`hookrt hook <harness>`).
-    fn reply(&self, said: &reply::Said) -> reply::Reply {
-        crate::harness::family::reply::reply(said)
-    }
-
-    /// Drops the project hooks (from `first` on) its own trust record does not hold.
-    fn keep_trusted(&self, _hooks: &mut Vec<Hook>, _first: usize, _roots: Roots, _diags: &mut Vec<Diagnostic>) {}
 }
 
 /// A hook's output as an answer object: a JSON object, or a JSON string holding one (Gemini CLI's

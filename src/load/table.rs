@@ -71,7 +71,7 @@ impl HookTable {
             let own = subject.map(|s| tools::spelling(h.dialect, s).unwrap_or(s));
             if harness.own_tool_names_only() {
                 return h.matcher.matches(own)
-                    || (harness.claude_aliases() && own.is_some_and(|s| names_claude_tool(h, s)));
+                    || (harness.canonical_aliases() && own.is_some_and(|s| names_claude_tool(h, s)));
             }
             return h.matcher.matches(subject) || (own != subject && h.matcher.matches(own));
         }

@@ -18,7 +18,7 @@ use crate::config::{HandlerSpec, Hook};
 use crate::contract::fold;
 use crate::handler::worker::{KeyRef, Pool};
 use crate::load::{load, Loaded};
-use crate::vocab::{Diagnostic, DispatchEvent};
+use crate::vocab::{Diagnostic, DispatchEvent, RunOutcome};
 use dispatch::DispatchCtx;
 use options::{OptionsError, Resolved, RuntimeOptions};
 use serde_json::{Map, Value};
@@ -422,63 +422,31 @@ impl Runtime {
     }
 }
 
-/// What each harness decides once the runs are in: input updates applied as the harness
-/// applies them, and its own rules (Cursor's `loop_limit`, the first block's reason alone where
-/// the harness shows only that one — except under the `listen` contract, whose fold joins them).
+/// The first step of the fold: each run settled as its harness settles it (input updates
+/// applied its way, Cursor's `loop_limit`), then each harness's [`Aggregator`] makes that
+/// harness's decision from its own runs — except under the `listen` contract, whose fold takes
+/// every run as it is. The second step, across harnesses, is `contract::fold`.
+///
+/// [`Aggregator`]: crate::harness::parts::Aggregator
 fn settle(runs: &mut [Run], ctx: &DispatchCtx, fidelity: crate::vocab::Fidelity) {
-    let mut blocked = Vec::new();
+    let mut dialects: Vec<crate::vocab::Dialect> = Vec::new();
     for r in runs.iter_mut() {
         let h = crate::harness::of(r.hook.dialect);
         if let Some(u) = r.outcome.update_input.take() {
             r.outcome.update_input = Some(h.update_input(ctx.payload.get("tool_input"), u));
         }
         h.settle(&r.hook, &mut r.outcome, ctx.loop_count);
-        if r.outcome.decision == Some(crate::vocab::Decision::Deny)
-            && fidelity != crate::vocab::Fidelity::Contract
-            && h.first_block_wins(ctx.canonical)
-        {
-            // a later block of the same harness still blocks, but says nothing more
-            if blocked.contains(&r.hook.dialect) {
-                r.outcome.reason = None;
-            } else {
-                blocked.push(r.hook.dialect);
-            }
-        }
-    }
-    if fidelity != crate::vocab::Fidelity::Contract {
-        replace_fields(runs, ctx.canonical);
-    }
-}
-
-/// Where a harness merges its hooks' answers field by field, each field is kept from the last
-/// of its runs that set it and cleared from the earlier ones (a stop, once asked, stays: an
-/// answer cannot be told to have said `continue: true`).
-fn replace_fields(runs: &mut [Run], event: crate::vocab::CanonicalEvent) {
-    let mut dialects: Vec<crate::vocab::Dialect> = Vec::new();
-    for r in runs.iter() {
-        if !dialects.contains(&r.hook.dialect) && crate::harness::of(r.hook.dialect).replaces_fields(event) {
+        if !dialects.contains(&r.hook.dialect) {
             dialects.push(r.hook.dialect);
         }
     }
-    for d in dialects {
-        let mut seen = (false, false, false, false, false);
-        for r in runs.iter_mut().rev().filter(|r| r.hook.dialect == d) {
-            let o = &mut r.outcome;
-            keep_last(&mut seen.0, o.decision.is_some(), || o.decision = None);
-            keep_last(&mut seen.1, o.reason.is_some(), || o.reason = None);
-            keep_last(&mut seen.2, !o.messages.is_empty(), || o.messages.clear());
-            keep_last(&mut seen.3, !o.contexts.is_empty(), || o.contexts.clear());
-            keep_last(&mut seen.4, o.stop_reason.is_some(), || o.stop_reason = None);
-        }
+    if fidelity == crate::vocab::Fidelity::Contract {
+        return;
     }
-}
-
-/// Walking runs from the last: the first one that has the field keeps it, the others lose it.
-fn keep_last(seen: &mut bool, has: bool, clear: impl FnOnce()) {
-    if *seen {
-        clear();
-    } else if has {
-        *seen = true;
+    for d in dialects {
+        let mut own: Vec<&mut RunOutcome> =
+            runs.iter_mut().filter(|r| r.hook.dialect == d).map(|r| &mut r.outcome).collect();
+        crate::harness::of(d).aggregate(ctx.canonical, &mut own);
     }
 }
 

@@ -8,6 +8,7 @@ mod schema;
 use crate::config::entry::{self, Entry, Unit};
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::input::{shaped, Base};
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{
@@ -64,10 +65,6 @@ impl Harness for Agents {
         ".agents hooks file"
     }
 
-    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        parse(ctx, root, sink)
-    }
-
     fn env_file(&self) -> bool {
         true
     }
@@ -75,7 +72,17 @@ impl Harness for Agents {
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         shaped(ctx, Base { permission_mode: true, ..Default::default() })
     }
+}
 
+impl Reader for Agents {
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        parse(ctx, root, sink)
+    }
+}
+
+impl Planner for Agents {}
+
+impl AnswerReader for Agents {
     /// The answer is the last non-blank line, after any log lines.
     fn answer_text<'a>(&self, stdout: &'a str) -> &'a str {
         stdout.lines().rev().map(str::trim).find(|l| !l.is_empty()).unwrap_or("")
@@ -95,6 +102,12 @@ impl Harness for Agents {
         }
     }
 }
+
+impl Aggregator for Agents {}
+
+impl Replier for Agents {}
+
+impl TrustGate for Agents {}
 
 /// `.agents` deny spellings: `permissionDecision`, `decision` or `behavior` equal to `deny`.
 fn deny_spellings(obj: &Map<String, Value>, out: &mut RunOutcome) {

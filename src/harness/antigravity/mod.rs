@@ -11,6 +11,7 @@ mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Answer, CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult};
@@ -57,12 +58,6 @@ impl Harness for Antigravity {
         MatcherStyle::Regex
     }
 
-    /// Named hooks (`{"guard": {"PreToolUse": …}}`) in a `.agents/hooks.json` are Antigravity's,
-    /// not the `.agents` dialect's event lists.
-    fn takes_over(&self, read_as: Dialect, root: &Map<String, Value>) -> bool {
-        read_as == Dialect::Agents && parse::is_named_hooks(root)
-    }
-
     fn tool_names(&self) -> Option<&'static ToolNames> {
         Some(TOOL_NAMES)
     }
@@ -89,6 +84,18 @@ impl Harness for Antigravity {
         Some(&S)
     }
 
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        input::input(ctx)
+    }
+}
+
+impl Reader for Antigravity {
+    /// Named hooks (`{"guard": {"PreToolUse": …}}`) in a `.agents/hooks.json` are Antigravity's,
+    /// not the `.agents` dialect's event lists.
+    fn takes_over(&self, read_as: Dialect, root: &Map<String, Value>) -> bool {
+        read_as == Dialect::Agents && parse::is_named_hooks(root)
+    }
+
     fn member(&self, _root: &Map<String, Value>) -> &'static str {
         ""
     }
@@ -96,18 +103,9 @@ impl Harness for Antigravity {
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
         parse::parse(ctx, root, sink)
     }
+}
 
-    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
-        input::input(ctx)
-    }
-
-    /// `{"decision": "allow" | "deny" | "ask", "reason"}`; on Stop `"continue"` keeps the agent
-    /// going; `injectSteps` messages reach the model. Claude's fields are read too.
-    fn read_answer(&self, a: &Answer, event: CanonicalEvent, out: &mut RunOutcome) {
-        crate::harness::family::answer::read(a, event, out);
-        read(a.top, event, out);
-    }
-
+impl Planner for Antigravity {
     fn names_tools(&self) -> bool {
         true
     }
@@ -116,6 +114,21 @@ impl Harness for Antigravity {
         true
     }
 }
+
+impl AnswerReader for Antigravity {
+    /// `{"decision": "allow" | "deny" | "ask", "reason"}`; on Stop `"continue"` keeps the agent
+    /// going; `injectSteps` messages reach the model. Claude's fields are read too.
+    fn read_answer(&self, a: &Answer, event: CanonicalEvent, out: &mut RunOutcome) {
+        crate::harness::family::answer::read(a, event, out);
+        read(a.top, event, out);
+    }
+}
+
+impl Aggregator for Antigravity {}
+
+impl Replier for Antigravity {}
+
+impl TrustGate for Antigravity {}
 
 fn read(top: &Map<String, Value>, event: CanonicalEvent, out: &mut RunOutcome) {
     let decision = match top.get("decision").and_then(Value::as_str) {

@@ -16,6 +16,7 @@ mod schema;
 use crate::config::{Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
 use crate::harness::family::groups::GroupRules;
 use crate::harness::tools::ToolNames;
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{CanonicalEvent, Dialect, EventSpec, HandlerKind, MatcherStyle, RunOutcome, Scope, Shell};
@@ -98,14 +99,38 @@ impl Harness for Auggie {
         "Auggie settings"
     }
 
-    fn dedicated(&self, _path: &Path) -> bool {
-        false
-    }
-
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         static S: crate::harness::schema::FileSchema =
             crate::harness::schema::FileSchema::of::<schema::AuggieSettings>();
         Some(&S)
+    }
+
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        input::input(ctx)
+    }
+
+    fn stdin_newline(&self) -> bool {
+        false
+    }
+
+    /// `JSON.stringify(event, replacer, 2)`.
+    fn stdin_pretty(&self) -> bool {
+        true
+    }
+
+    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
+        input::env(e)
+    }
+
+    /// Commands that need a shell run in `bash -c`.
+    fn shell(&self) -> Shell {
+        Shell::Bash
+    }
+}
+
+impl Reader for Auggie {
+    fn dedicated(&self, _path: &Path) -> bool {
+        false
     }
 
     /// Auggie reads its settings as JSON5 (comments and trailing commas allowed).
@@ -139,20 +164,19 @@ impl Harness for Auggie {
         sink.hooks.extend(kept);
         groups
     }
+}
 
-    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
-        input::input(ctx)
-    }
-
-    fn stdin_newline(&self) -> bool {
-        false
-    }
-
-    /// `JSON.stringify(event, replacer, 2)`.
-    fn stdin_pretty(&self) -> bool {
+impl Planner for Auggie {
+    fn names_tools(&self) -> bool {
         true
     }
 
+    fn own_tool_names_only(&self) -> bool {
+        true
+    }
+}
+
+impl AnswerReader for Auggie {
     fn read_run(
         &self,
         code: Option<i32>,
@@ -164,25 +188,14 @@ impl Harness for Auggie {
         answer::read(code, event, stdout, stderr, out);
         true
     }
+}
 
-    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
-        input::env(e)
-    }
+impl Aggregator for Auggie {}
 
-    /// Commands that need a shell run in `bash -c`.
-    fn shell(&self) -> Shell {
-        Shell::Bash
-    }
+impl Replier for Auggie {}
 
-    fn names_tools(&self) -> bool {
-        true
-    }
-
-    fn own_tool_names_only(&self) -> bool {
-        true
-    }
-
-    fn why_ungated(&self) -> String {
+impl TrustGate for Auggie {
+    fn why_ungated(&self, _dialect: crate::vocab::Dialect) -> String {
         "Auggie runs project hooks without a trust step".into()
     }
 }

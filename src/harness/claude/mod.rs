@@ -6,6 +6,7 @@ pub(crate) mod plugins;
 mod trust;
 
 use crate::config::{Candidate, FileCtx, LoadSink, PluginDir, Roots};
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};
 use crate::vocab::{CanonicalEvent, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope};
 use crate::harness::family::groups::GroupRules;
@@ -18,16 +19,6 @@ pub(crate) struct Claude;
 const RULES: GroupRules = GroupRules::seconds(true, true, claude_kinds);
 
 impl Harness for Claude {
-    /// Claude Code 2.1.332 tells the model the first configured deny's reason alone, even when
-    /// that hook finishes last (the kit's S21, S24).
-    fn first_block_wins(&self, event: CanonicalEvent) -> bool {
-        event == CanonicalEvent::ToolBefore
-    }
-
-    fn project_trust(&self, p: &crate::harness::trust::ProjectCtx) -> Option<crate::harness::trust::Verdict> {
-        Some(trust::project(p))
-    }
-
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         static S: crate::harness::schema::FileSchema =
             crate::harness::schema::FileSchema::of::<schema::ClaudeSettings>();
@@ -71,30 +62,8 @@ impl Harness for Claude {
         "Claude Code settings"
     }
 
-    fn dedicated(&self, _path: &Path) -> bool {
-        false
-    }
-
-    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        parse_member(ctx, RULES, root, false, sink)
-    }
-
-    fn read_run(&self, code: Option<i32>, event: CanonicalEvent, stdout: &str, _: &str, out: &mut RunOutcome) -> bool {
-        answer::read_failed_run(code, event, stdout, out)
-    }
-
-    fn exit_two_reason(&self, stdout: &str) -> String {
-        answer::exit_two_reason(stdout)
-    }
-
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         input::input(ctx)
-    }
-
-    /// Claude Code keeps no per-hook record; headless (`-p`) runs skip its workspace trust
-    /// dialog and run project hooks.
-    fn why_ungated(&self) -> String {
-        "Claude Code runs project hooks without a trust step in headless (-p) mode".into()
     }
 
     /// Claude Code 2.1.332 marks its hooks' environment with `CLAUDECODE=1` and the session.
@@ -117,6 +86,16 @@ impl Harness for Claude {
     fn plugin_files(&self, list: &[PluginDir], home: &Path) -> Vec<Candidate> {
         list.iter().map(|p| plugins::candidate(p, home)).collect()
     }
+}
+
+impl Reader for Claude {
+    fn dedicated(&self, _path: &Path) -> bool {
+        false
+    }
+
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        parse_member(ctx, RULES, root, false, sink)
+    }
 
     fn enabled_extensions(&self, root: &Map<String, Value>) -> Vec<(String, bool)> {
         match root.get("enabledPlugins") {
@@ -127,5 +106,41 @@ impl Harness for Claude {
 
     fn extension_file(&self, home: &Path, id: &str) -> Option<Candidate> {
         plugins::installed(home, id).map(|p| plugins::candidate(&p, home))
+    }
+}
+
+impl Planner for Claude {}
+
+impl AnswerReader for Claude {
+    fn read_run(&self, code: Option<i32>, event: CanonicalEvent, stdout: &str, _: &str, out: &mut RunOutcome) -> bool {
+        answer::read_failed_run(code, event, stdout, out)
+    }
+
+    fn exit_two_reason(&self, stdout: &str) -> String {
+        answer::exit_two_reason(stdout)
+    }
+}
+
+impl Aggregator for Claude {
+    /// Claude Code 2.1.332 tells the model the first configured deny's reason alone, even when
+    /// that hook finishes last (the kit's S21, S24).
+    fn aggregate(&self, event: CanonicalEvent, runs: &mut [&mut RunOutcome]) {
+        if event == CanonicalEvent::ToolBefore {
+            crate::harness::family::aggregate::first_block_only(runs);
+        }
+    }
+}
+
+impl Replier for Claude {}
+
+impl TrustGate for Claude {
+    fn project_trust(&self, p: &crate::harness::trust::ProjectCtx) -> Option<crate::harness::trust::Verdict> {
+        Some(trust::project(p))
+    }
+
+    /// Claude Code keeps no per-hook record; headless (`-p`) runs skip its workspace trust
+    /// dialog and run project hooks.
+    fn why_ungated(&self, _dialect: crate::vocab::Dialect) -> String {
+        "Claude Code runs project hooks without a trust step in headless (-p) mode".into()
     }
 }

@@ -12,6 +12,7 @@ mod script;
 use crate::config::entry;
 use crate::config::{Candidate, FileCtx, HandlerSpec, Hook, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, Order, RunOutcome, ToolResult};
@@ -101,6 +102,21 @@ impl Harness for Cline {
         "Cline hook file"
     }
 
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        input::input(ctx)
+    }
+
+    fn stdin_newline(&self) -> bool {
+        false
+    }
+
+    /// Cline passes its own environment on unchanged.
+    fn env(&self, _e: &EnvCtx) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+impl Reader for Cline {
     fn scripts(&self) -> bool {
         true
     }
@@ -136,15 +152,19 @@ impl Harness for Cline {
         sink.hooks.push(h);
         1
     }
+}
 
-    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
-        input::input(ctx)
+impl Planner for Cline {
+    fn names_tools(&self) -> bool {
+        true
     }
 
-    fn stdin_newline(&self) -> bool {
-        false
+    fn own_tool_names_only(&self) -> bool {
+        true
     }
+}
 
+impl AnswerReader for Cline {
     /// `{"cancel": true}` stops the tool and the whole run with `errorMessage` (else the
     /// context) as the reason; `contextModification` / `context` (or a lone `errorMessage`) is context;
     /// `overrideInput` replaces a PreToolUse tool's input. Exit codes and non-JSON output are
@@ -153,21 +173,14 @@ impl Harness for Cline {
         read(event, stdout, out);
         true
     }
+}
 
-    /// Cline passes its own environment on unchanged.
-    fn env(&self, _e: &EnvCtx) -> Vec<(String, String)> {
-        Vec::new()
-    }
+impl Aggregator for Cline {}
 
-    fn names_tools(&self) -> bool {
-        true
-    }
+impl Replier for Cline {}
 
-    fn own_tool_names_only(&self) -> bool {
-        true
-    }
-
-    fn why_ungated(&self) -> String {
+impl TrustGate for Cline {
+    fn why_ungated(&self, _dialect: crate::vocab::Dialect) -> String {
         "Cline runs every hook file it finds".into()
     }
 }

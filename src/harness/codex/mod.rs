@@ -10,6 +10,7 @@ use crate::config::{HomeDir, Candidate, FileCtx, Hook, LoadSink, Roots};
 use crate::harness::family::groups::GroupRules;
 use crate::harness::stdin::{tool_output_text, Stdin, CLAUDE_ONLY};
 use crate::harness::trust::{TrustCtx, Verdict};
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Answer, CanonicalEvent, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, Shell};
@@ -77,12 +78,6 @@ impl Harness for Codex {
         Some(HOME)
     }
 
-    /// `pre_tool_use.rs` keeps the first blocking reason in configured order; its `Stop` joins
-    /// every block's reason with a blank line, as the default fold does.
-    fn first_block_wins(&self, event: CanonicalEvent) -> bool {
-        event == E::ToolBefore
-    }
-
     fn discovery(&self) -> Discovery {
         Discovery::Family
     }
@@ -113,6 +108,29 @@ impl Harness for Codex {
         }
     }
 
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        if ctx.canonical == E::ModelBefore {
+            model_request(ctx)
+        } else {
+            input(ctx)
+        }
+    }
+
+    fn stdin_newline(&self) -> bool {
+        false
+    }
+
+    /// Codex adds nothing to a hook's environment.
+    fn env(&self, _e: &EnvCtx) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    fn shell(&self) -> Shell {
+        Shell::Bash
+    }
+}
+
+impl Reader for Codex {
     fn dedicated(&self, path: &Path) -> bool {
         !is_toml(path)
     }
@@ -128,27 +146,11 @@ impl Harness for Codex {
         }
         crate::harness::family::parse_member(ctx, RULES, &root, self.dedicated(ctx.path), sink)
     }
+}
 
-    fn trust(&self, ctx: &TrustCtx, hooks: &[Hook]) -> Vec<Verdict> {
-        trust::verdicts(ctx, hooks)
-    }
+impl Planner for Codex {}
 
-    fn project_trust(&self, p: &crate::harness::trust::ProjectCtx) -> Option<Verdict> {
-        Some(trust::project(p))
-    }
-
-    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
-        if ctx.canonical == E::ModelBefore {
-            model_request(ctx)
-        } else {
-            input(ctx)
-        }
-    }
-
-    fn stdin_newline(&self) -> bool {
-        false
-    }
-
+impl AnswerReader for Codex {
     fn read_run(
         &self,
         code: Option<i32>,
@@ -167,14 +169,27 @@ impl Harness for Codex {
     fn exit_rule(&self, code: Option<i32>, event: CanonicalEvent, _stdout: &str, _stderr: &str, out: &mut RunOutcome) {
         answer::exit_rule(code, event, out);
     }
+}
 
-    /// Codex adds nothing to a hook's environment.
-    fn env(&self, _e: &EnvCtx) -> Vec<(String, String)> {
-        Vec::new()
+impl Aggregator for Codex {
+    /// `pre_tool_use.rs` keeps the first blocking reason in configured order; its `Stop` joins
+    /// every block's reason with a blank line, as the default fold does.
+    fn aggregate(&self, event: CanonicalEvent, runs: &mut [&mut RunOutcome]) {
+        if event == E::ToolBefore {
+            crate::harness::family::aggregate::first_block_only(runs);
+        }
+    }
+}
+
+impl Replier for Codex {}
+
+impl TrustGate for Codex {
+    fn trust(&self, ctx: &TrustCtx, hooks: &[Hook]) -> Vec<Verdict> {
+        trust::verdicts(ctx, hooks)
     }
 
-    fn shell(&self) -> Shell {
-        Shell::Bash
+    fn project_trust(&self, p: &crate::harness::trust::ProjectCtx) -> Option<Verdict> {
+        Some(trust::project(p))
     }
 }
 

@@ -12,6 +12,7 @@ use crate::config::candidate::sorted_dir;
 use crate::config::entry::{self, Entry, Unit};
 use crate::config::{HomeDir, Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, NameClaim, PayloadCtx};
 use crate::vocab::text::quote;
 use crate::vocab::CanonicalEvent as E;
@@ -86,10 +87,6 @@ impl Harness for Copilot {
         Some(&schema::SCHEMA)
     }
 
-    fn reply(&self, said: &crate::harness::reply::Said) -> crate::harness::reply::Reply {
-        reply::reply(said)
-    }
-
     fn dialect(&self) -> Dialect {
         Dialect::Copilot
     }
@@ -132,26 +129,8 @@ impl Harness for Copilot {
         "Copilot hooks file"
     }
 
-    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        parse(ctx, root, sink)
-    }
-
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         input::input(ctx)
-    }
-
-    /// Copilot CLI 1.0.102 tells its hooks where the project and the hook's file are, and keeps
-    /// its model provider's settings (and secrets) from them.
-    fn trust(
-        &self,
-        ctx: &crate::harness::trust::TrustCtx,
-        hooks: &[crate::config::Hook],
-    ) -> Vec<crate::harness::trust::Verdict> {
-        trust::verdicts(ctx, hooks)
-    }
-
-    fn project_trust(&self, p: &crate::harness::trust::ProjectCtx) -> Option<crate::harness::trust::Verdict> {
-        Some(trust::project(p))
     }
 
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
@@ -175,7 +154,26 @@ impl Harness for Copilot {
     fn stdin_newline(&self) -> bool {
         false
     }
+}
 
+impl Reader for Copilot {
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        parse(ctx, root, sink)
+    }
+
+    /// A file's `disableAllHooks` speaks for that file only.
+    fn switches_all(&self) -> bool {
+        false
+    }
+}
+
+impl Planner for Copilot {
+    fn names_tools(&self) -> bool {
+        true
+    }
+}
+
+impl AnswerReader for Copilot {
     fn read_answer(&self, a: &Answer, event: E, out: &mut RunOutcome) {
         crate::harness::family::answer::read(a, event, out);
         read(a.top, out);
@@ -204,14 +202,29 @@ impl Harness for Copilot {
                 Some(format!("Denied by preToolUse hook from {} (hook errored)", serde_json::Value::from(shown)));
         }
     }
+}
 
-    fn names_tools(&self) -> bool {
-        true
+impl Aggregator for Copilot {}
+
+impl Replier for Copilot {
+    fn reply(&self, said: &crate::harness::reply::Said) -> crate::harness::reply::Reply {
+        reply::reply(said)
+    }
+}
+
+impl TrustGate for Copilot {
+    /// Copilot CLI 1.0.102 tells its hooks where the project and the hook's file are, and keeps
+    /// its model provider's settings (and secrets) from them.
+    fn trust(
+        &self,
+        ctx: &crate::harness::trust::TrustCtx,
+        hooks: &[crate::config::Hook],
+    ) -> Vec<crate::harness::trust::Verdict> {
+        trust::verdicts(ctx, hooks)
     }
 
-    /// A file's `disableAllHooks` speaks for that file only.
-    fn switches_all(&self) -> bool {
-        false
+    fn project_trust(&self, p: &crate::harness::trust::ProjectCtx) -> Option<crate::harness::trust::Verdict> {
+        Some(trust::project(p))
     }
 }
 

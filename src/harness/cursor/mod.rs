@@ -8,6 +8,7 @@ mod schema;
 use crate::config::entry::{self, LoadSink, Unit};
 use crate::config::{Candidate, FileCtx, Hook, Roots};
 use crate::harness::tools::ToolNames;
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{
@@ -104,14 +105,24 @@ impl Harness for Cursor {
         "Cursor hooks.json"
     }
 
-    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        parse(ctx, root, sink)
-    }
-
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         input(ctx)
     }
+}
 
+impl Reader for Cursor {
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        parse(ctx, root, sink)
+    }
+}
+
+impl Planner for Cursor {
+    fn names_tools(&self) -> bool {
+        true
+    }
+}
+
+impl AnswerReader for Cursor {
     fn read_answer(&self, a: &Answer, event: E, out: &mut RunOutcome) {
         crate::harness::family::answer::read(a, event, out);
         read(a.top, event, out);
@@ -132,11 +143,13 @@ impl Harness for Cursor {
             out.reason = None;
         }
     }
-
-    fn names_tools(&self) -> bool {
-        true
-    }
 }
+
+impl Aggregator for Cursor {}
+
+impl Replier for Cursor {}
+
+impl TrustGate for Cursor {}
 
 fn s(v: &str) -> Value {
     Value::String(v.to_owned())

@@ -12,6 +12,7 @@ mod input;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::groups::{self, GroupRules};
 use crate::harness::tools::ToolNames;
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope, Severity};
@@ -128,6 +129,24 @@ impl Harness for Droid {
         }
     }
 
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        input::input(ctx)
+    }
+
+    fn stdin_newline(&self) -> bool {
+        false
+    }
+
+    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
+        input::env(e)
+    }
+
+    fn env_file(&self) -> bool {
+        true
+    }
+}
+
+impl Reader for Droid {
     fn dedicated(&self, path: &Path) -> bool {
         !is_settings(path)
     }
@@ -153,15 +172,19 @@ impl Harness for Droid {
         }
         groups::parse_event_map(ctx, RULES, root, sink)
     }
+}
 
-    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
-        input::input(ctx)
+impl Planner for Droid {
+    fn names_tools(&self) -> bool {
+        true
     }
 
-    fn stdin_newline(&self) -> bool {
-        false
+    fn own_tool_names_only(&self) -> bool {
+        true
     }
+}
 
+impl AnswerReader for Droid {
     fn read_run(
         &self,
         code: Option<i32>,
@@ -172,24 +195,14 @@ impl Harness for Droid {
     ) -> bool {
         answer::read_run(code, event, stdout, stderr, out)
     }
+}
 
-    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
-        input::env(e)
-    }
+impl Aggregator for Droid {}
 
-    fn env_file(&self) -> bool {
-        true
-    }
+impl Replier for Droid {}
 
-    fn names_tools(&self) -> bool {
-        true
-    }
-
-    fn own_tool_names_only(&self) -> bool {
-        true
-    }
-
-    fn why_ungated(&self) -> String {
+impl TrustGate for Droid {
+    fn why_ungated(&self, _dialect: crate::vocab::Dialect) -> String {
         "Droid runs project hooks without a trust step (droid exec)".into()
     }
 }

@@ -5,6 +5,7 @@
 //! Schemas come from ([`schema`]). Harness folders share these from here, never from another
 //! harness's folder.
 
+pub(crate) mod aggregate;
 pub(crate) mod answer;
 pub(crate) mod events;
 pub(crate) mod fields;

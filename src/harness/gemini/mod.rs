@@ -14,6 +14,7 @@ mod trust;
 use crate::config::candidate::sorted_dir;
 use crate::config::{Candidate, FileCtx, Hook, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Consent, EnvCtx, Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{
@@ -63,10 +64,6 @@ impl Harness for Gemini {
         Some(&schema::SCHEMA)
     }
 
-    fn reply(&self, said: &crate::harness::reply::Said) -> crate::harness::reply::Reply {
-        reply::reply(said)
-    }
-
     fn dialect(&self) -> Dialect {
         Dialect::Gemini
     }
@@ -108,14 +105,6 @@ impl Harness for Gemini {
         "Gemini CLI settings"
     }
 
-    fn dedicated(&self, _path: &Path) -> bool {
-        false
-    }
-
-    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        config::parse(ctx, root, sink)
-    }
-
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         input::input(ctx)
     }
@@ -124,6 +113,47 @@ impl Harness for Gemini {
         false
     }
 
+    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
+        run::env(e)
+    }
+
+    fn shell(&self) -> Shell {
+        Shell::Bash
+    }
+
+    fn expand_command(&self, command: &str, env: &[(String, String)]) -> String {
+        run::expand(command, env)
+    }
+}
+
+impl Reader for Gemini {
+    fn dedicated(&self, _path: &Path) -> bool {
+        false
+    }
+
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        config::parse(ctx, root, sink)
+    }
+}
+
+impl Planner for Gemini {
+    /// `getHookKey`: the hook's `name` and command.
+    fn once_per_fire(&self, hook: &Hook) -> Option<String> {
+        let command = hook.command_text().unwrap_or_default();
+        Some(format!("{}:{command}", hook.harness.name.as_deref().unwrap_or("")))
+    }
+
+    /// `tool_input` answers merge with and override the arguments they were given.
+    fn update_input(&self, original: Option<&Value>, update: Value) -> Value {
+        merge_input(original, update)
+    }
+
+    fn names_tools(&self) -> bool {
+        true
+    }
+}
+
+impl AnswerReader for Gemini {
     fn read_run(
         &self,
         code: Option<i32>,
@@ -146,42 +176,29 @@ impl Harness for Gemini {
             out.update_input = Some(u.clone());
         }
     }
+}
 
+impl Aggregator for Gemini {
     fn reason_separator(&self) -> &'static str {
         "\n"
     }
 
-    fn replaces_fields(&self, event: CanonicalEvent) -> bool {
-        matches!(event, E::ModelBefore | E::ModelAfter)
+    /// `BeforeModel`/`AfterModel` answers merge field by field, a later one's replacing an
+    /// earlier one's: a later allow undoes an earlier deny, only the last reason is said.
+    fn aggregate(&self, event: CanonicalEvent, runs: &mut [&mut RunOutcome]) {
+        if matches!(event, E::ModelBefore | E::ModelAfter) {
+            crate::harness::family::aggregate::replace_fields(runs);
+        }
     }
+}
 
-    /// `getHookKey`: the hook's `name` and command.
-    fn once_per_fire(&self, hook: &Hook) -> Option<String> {
-        let command = hook.command_text().unwrap_or_default();
-        Some(format!("{}:{command}", hook.harness.name.as_deref().unwrap_or("")))
+impl Replier for Gemini {
+    fn reply(&self, said: &crate::harness::reply::Said) -> crate::harness::reply::Reply {
+        reply::reply(said)
     }
+}
 
-    /// `tool_input` answers merge with and override the arguments they were given.
-    fn update_input(&self, original: Option<&Value>, update: Value) -> Value {
-        merge_input(original, update)
-    }
-
-    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
-        run::env(e)
-    }
-
-    fn shell(&self) -> Shell {
-        Shell::Bash
-    }
-
-    fn expand_command(&self, command: &str, env: &[(String, String)]) -> String {
-        run::expand(command, env)
-    }
-
-    fn names_tools(&self) -> bool {
-        true
-    }
-
+impl TrustGate for Gemini {
     fn trust(&self, ctx: &crate::harness::trust::TrustCtx, hooks: &[Hook]) -> Vec<crate::harness::trust::Verdict> {
         trust::verdicts(ctx, hooks)
     }

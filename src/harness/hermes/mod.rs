@@ -12,6 +12,7 @@ mod trust;
 
 use crate::config::{HomeDir, Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Consent, Discovery, EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult};
@@ -79,10 +80,6 @@ impl Harness for Hermes {
         Some(&S)
     }
 
-    fn reply(&self, said: &crate::harness::reply::Said) -> crate::harness::reply::Reply {
-        reply::reply(said)
-    }
-
     fn dialect(&self) -> Dialect {
         Dialect::Hermes
     }
@@ -124,14 +121,6 @@ impl Harness for Hermes {
         "Hermes config.yaml"
     }
 
-    fn dedicated(&self, _path: &Path) -> bool {
-        false
-    }
-
-    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        config::parse(ctx, root, sink)
-    }
-
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         input::input(ctx)
     }
@@ -140,6 +129,30 @@ impl Harness for Hermes {
         false
     }
 
+    /// Hermes runs hooks with its own environment: the session, and where its files are.
+    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
+        let home = e.homes.resolve(e.home, HOME);
+        vec![("HERMES_HOME".into(), home.display().to_string()), ("HERMES_SESSION_ID".into(), e.session_id.to_owned())]
+    }
+}
+
+impl Reader for Hermes {
+    fn dedicated(&self, _path: &Path) -> bool {
+        false
+    }
+
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        config::parse(ctx, root, sink)
+    }
+}
+
+impl Planner for Hermes {
+    fn names_tools(&self) -> bool {
+        true
+    }
+}
+
+impl AnswerReader for Hermes {
     fn read_run(
         &self,
         _code: Option<i32>,
@@ -151,21 +164,22 @@ impl Harness for Hermes {
         read_run(event, stdout, out);
         true
     }
+}
 
-    /// Hermes runs hooks with its own environment: the session, and where its files are.
-    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
-        let home = e.homes.resolve(e.home, HOME);
-        vec![("HERMES_HOME".into(), home.display().to_string()), ("HERMES_SESSION_ID".into(), e.session_id.to_owned())]
+impl Aggregator for Hermes {
+    /// The first block's reason alone, on every event; every hook still runs.
+    fn aggregate(&self, _event: CanonicalEvent, runs: &mut [&mut RunOutcome]) {
+        crate::harness::family::aggregate::first_block_only(runs);
     }
+}
 
-    fn first_block_wins(&self, _event: CanonicalEvent) -> bool {
-        true
+impl Replier for Hermes {
+    fn reply(&self, said: &crate::harness::reply::Said) -> crate::harness::reply::Reply {
+        reply::reply(said)
     }
+}
 
-    fn names_tools(&self) -> bool {
-        true
-    }
-
+impl TrustGate for Hermes {
     fn trust(
         &self,
         ctx: &crate::harness::trust::TrustCtx,

@@ -10,6 +10,7 @@ mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::stdin::{tool_output_text, Stdin, CLAUDE_ONLY};
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult};
@@ -68,23 +69,34 @@ impl Harness for Kimi {
         "Kimi Code config.toml"
     }
 
-    fn dedicated(&self, _path: &Path) -> bool {
-        false
-    }
-
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<schema::KimiConfig>();
         Some(&S)
-    }
-
-    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        parse::parse(ctx, root, sink)
     }
 
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         input(ctx)
     }
 
+    /// Kimi adds nothing to a hook's environment.
+    fn env(&self, _e: &EnvCtx) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+impl Reader for Kimi {
+    fn dedicated(&self, _path: &Path) -> bool {
+        false
+    }
+
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        parse::parse(ctx, root, sink)
+    }
+}
+
+impl Planner for Kimi {}
+
+impl AnswerReader for Kimi {
     /// Exit 2 denies with stderr; exit 0 denies only with `permissionDecision: "deny"`, its
     /// `message` (or plain stdout) is context; any other exit, a timeout or a crash lets the
     /// operation go on. `updatedInput` and `additionalContext` are not read.
@@ -99,13 +111,14 @@ impl Harness for Kimi {
         read(code, event, stdout, stderr, out);
         true
     }
+}
 
-    /// Kimi adds nothing to a hook's environment.
-    fn env(&self, _e: &EnvCtx) -> Vec<(String, String)> {
-        Vec::new()
-    }
+impl Aggregator for Kimi {}
 
-    fn why_ungated(&self) -> String {
+impl Replier for Kimi {}
+
+impl TrustGate for Kimi {
+    fn why_ungated(&self, _dialect: crate::vocab::Dialect) -> String {
         "Kimi Code reads hooks from the user's own config only".into()
     }
 }

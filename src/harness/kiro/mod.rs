@@ -11,6 +11,7 @@ mod schema;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::stdin::{tool_output_text, Stdin};
 use crate::harness::tools::ToolNames;
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult};
@@ -82,14 +83,36 @@ impl Harness for Kiro {
         Some(&schema::SCHEMA)
     }
 
-    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        parse::parse(ctx, root, sink)
-    }
-
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         input(ctx)
     }
 
+    /// `USER_PROMPT` on UserPromptSubmit (Kiro's hook-types page).
+    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
+        match e.input.get("prompt").and_then(Value::as_str) {
+            Some(p) => vec![("USER_PROMPT".to_owned(), p.to_owned())],
+            None => Vec::new(),
+        }
+    }
+}
+
+impl Reader for Kiro {
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        parse::parse(ctx, root, sink)
+    }
+}
+
+impl Planner for Kiro {
+    fn names_tools(&self) -> bool {
+        true
+    }
+
+    fn own_tool_names_only(&self) -> bool {
+        true
+    }
+}
+
+impl AnswerReader for Kiro {
     fn read_run(
         &self,
         code: Option<i32>,
@@ -101,23 +124,13 @@ impl Harness for Kiro {
         read(code, event, stdout, stderr, out);
         true
     }
-
-    /// `USER_PROMPT` on UserPromptSubmit (Kiro's hook-types page).
-    fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
-        match e.input.get("prompt").and_then(Value::as_str) {
-            Some(p) => vec![("USER_PROMPT".to_owned(), p.to_owned())],
-            None => Vec::new(),
-        }
-    }
-
-    fn names_tools(&self) -> bool {
-        true
-    }
-
-    fn own_tool_names_only(&self) -> bool {
-        true
-    }
 }
+
+impl Aggregator for Kiro {}
+
+impl Replier for Kiro {}
+
+impl TrustGate for Kiro {}
 
 /// Kiro's hook event: `hook_event_name`, `cwd`, then `tool_name`, `tool_input`, `tool_response`
 /// (after the tool, its text) or the `prompt`.

@@ -10,6 +10,7 @@ mod schema;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::groups::GroupRules;
 use crate::harness::family::input::{fill_base, Base};
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, Harness, NameClaim, PayloadCtx};
 use crate::vocab::{CanonicalEvent, Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
 use serde_json::{Map, Value};
@@ -85,19 +86,6 @@ impl Harness for Native {
         "hookrt hooks file"
     }
 
-    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        crate::harness::family::parse_member(ctx, RULES, root, true, sink)
-    }
-
-    /// The member holding the events: `events`, or `hooks` in a file that has that instead.
-    fn member(&self, root: &Map<String, Value>) -> &'static str {
-        if root.contains_key("hooks") {
-            "hooks"
-        } else {
-            "events"
-        }
-    }
-
     fn env_file(&self) -> bool {
         true
     }
@@ -124,3 +112,28 @@ impl Harness for Native {
         m
     }
 }
+
+impl Reader for Native {
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        crate::harness::family::parse_member(ctx, RULES, root, true, sink)
+    }
+
+    /// The member holding the events: `events`, or `hooks` in a file that has that instead.
+    fn member(&self, root: &Map<String, Value>) -> &'static str {
+        if root.contains_key("hooks") {
+            "hooks"
+        } else {
+            "events"
+        }
+    }
+}
+
+impl Planner for Native {}
+
+impl AnswerReader for Native {}
+
+impl Aggregator for Native {}
+
+impl Replier for Native {}
+
+impl TrustGate for Native {}

@@ -7,6 +7,7 @@ mod schema;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::groups::GroupRules;
 use crate::harness::family::input::{shaped, Base};
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
@@ -86,6 +87,12 @@ impl Harness for Opencode {
         "opencode config"
     }
 
+    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
+        shaped(ctx, Base { permission_mode: true, ..Default::default() })
+    }
+}
+
+impl Reader for Opencode {
     fn dedicated(&self, _path: &Path) -> bool {
         false
     }
@@ -97,8 +104,14 @@ impl Harness for Opencode {
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
         crate::harness::family::parse_member(ctx, RULES, root, false, sink)
     }
-
-    fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
-        shaped(ctx, Base { permission_mode: true, ..Default::default() })
-    }
 }
+
+impl Planner for Opencode {}
+
+impl AnswerReader for Opencode {}
+
+impl Aggregator for Opencode {}
+
+impl Replier for Opencode {}
+
+impl TrustGate for Opencode {}

@@ -10,6 +10,7 @@ mod input;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::groups::GroupRules;
 use crate::harness::tools::ToolNames;
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Answer, Dialect, EventSpec, HandlerKind, MatcherStyle, RunOutcome, Scope, Shell, ToolResult};
@@ -116,14 +117,6 @@ impl Harness for Qwen {
         "Qwen Code settings"
     }
 
-    fn dedicated(&self, _path: &Path) -> bool {
-        false
-    }
-
-    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        crate::harness::family::parse_member(ctx, RULES, root, false, sink)
-    }
-
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         input::input(ctx)
     }
@@ -150,10 +143,37 @@ impl Harness for Qwen {
         v
     }
 
-    fn reason_separator(&self) -> &'static str {
-        "\n"
+    fn shell(&self) -> Shell {
+        Shell::Bash
+    }
+}
+
+impl Reader for Qwen {
+    fn dedicated(&self, _path: &Path) -> bool {
+        false
     }
 
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        crate::harness::family::parse_member(ctx, RULES, root, false, sink)
+    }
+}
+
+impl Planner for Qwen {
+    fn names_tools(&self) -> bool {
+        true
+    }
+
+    fn own_tool_names_only(&self) -> bool {
+        true
+    }
+
+    /// `matchesHookPattern`: `Bash` names `run_shell_command` as a whole entry, not in a regex.
+    fn canonical_aliases(&self) -> bool {
+        true
+    }
+}
+
+impl AnswerReader for Qwen {
     /// Exit 2 reads stderr only (`hookRunner.ts`): a JSON object there (or a JSON string
     /// holding one) is the hook's answer, like stdout's on exit 0; other text is the reason of a
     /// deny; an empty stderr gives no output at all, so nothing is decided.
@@ -183,25 +203,18 @@ impl Harness for Qwen {
             out.update_input = None;
         }
     }
+}
 
-    fn shell(&self) -> Shell {
-        Shell::Bash
+impl Aggregator for Qwen {
+    fn reason_separator(&self) -> &'static str {
+        "\n"
     }
+}
 
-    fn names_tools(&self) -> bool {
-        true
-    }
+impl Replier for Qwen {}
 
-    fn own_tool_names_only(&self) -> bool {
-        true
-    }
-
-    /// `matchesHookPattern`: `Bash` names `run_shell_command` as a whole entry, not in a regex.
-    fn claude_aliases(&self) -> bool {
-        true
-    }
-
-    fn why_ungated(&self) -> String {
+impl TrustGate for Qwen {
+    fn why_ungated(&self, _dialect: crate::vocab::Dialect) -> String {
         "Qwen Code runs project hooks without a trust step headless".into()
     }
 }

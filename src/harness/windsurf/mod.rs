@@ -7,6 +7,7 @@ mod schema;
 
 use crate::config::entry::{self, LoadSink};
 use crate::config::{Candidate, FileCtx, Roots};
+use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Dialect, EventSpec, MatcherStyle, Scope, Severity, ToolClass};
@@ -66,18 +67,30 @@ impl Harness for Windsurf {
         "Windsurf hooks.json"
     }
 
-    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        parse(ctx, root, sink)
-    }
-
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         input(ctx)
     }
+}
 
+impl Reader for Windsurf {
+    fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
+        parse(ctx, root, sink)
+    }
+}
+
+impl Planner for Windsurf {
     fn names_tools(&self) -> bool {
         true
     }
 }
+
+impl AnswerReader for Windsurf {}
+
+impl Aggregator for Windsurf {}
+
+impl Replier for Windsurf {}
+
+impl TrustGate for Windsurf {}
 
 fn s(v: &str) -> Value {
     Value::String(v.to_owned())
