@@ -53,7 +53,7 @@ export async function waitForFile(p, ms = 5000) {
 /** True while /proc has the pid (running or zombie). */
 export const exists = (pid) => existsSync(`/proc/${pid}`)
 
-export async function assertGone(pid, ms = 2000) {
+export async function assertGone(pid, ms = 10000) {
   const end = Date.now() + ms
   while (Date.now() < end) {
     if (!exists(pid)) return

@@ -7,28 +7,13 @@ use crate::contract::decode::decode;
 use crate::vocab::{CanonicalEvent, Decision, Dialect, Raw};
 use std::path::Path;
 
-/// The files whose parsers the config target drives; the first byte picks one.
-pub const CONFIG_FILES: &[(&str, Option<Dialect>)] = &[
-    ("/p/.claude/settings.json", Some(Dialect::Claude)),
-    ("/p/.codex/hooks.json", Some(Dialect::Codex)),
-    ("/p/.codex/config.toml", Some(Dialect::Codex)),
-    ("/p/opencode.jsonc", Some(Dialect::Opencode)),
-    ("/h/.hermes/config.yaml", Some(Dialect::Hermes)),
-    ("/p/.dsh-hooks.json", Some(Dialect::Native)),
-    ("/p/.agents/hooks.json", Some(Dialect::Agents)),
-    ("/p/.gemini/settings.json", Some(Dialect::Gemini)),
-    ("/p/.cursor/hooks.json", Some(Dialect::Cursor)),
-    ("/p/.github/hooks/a.json", Some(Dialect::Copilot)),
-    ("/p/.windsurf/hooks.json", Some(Dialect::Windsurf)),
-    ("/p/.qwen/settings.json", Some(Dialect::Qwen)),
-    ("/p/.factory/hooks.json", Some(Dialect::Droid)),
-    ("/p/.factory/settings.json", Some(Dialect::Droid)),
-    ("/h/.kimi-code/config.toml", Some(Dialect::Kimi)),
-    ("/p/.augment/settings.json", Some(Dialect::Auggie)),
-    ("/p/.agent/hooks.json", Some(Dialect::Antigravity)),
-    ("/p/.kiro/hooks/a.json", Some(Dialect::Kiro)),
-    ("/x/hooks.json", None),
-];
+/// The files whose parsers the config target drives; the first byte picks one. Each harness
+/// names its own (`Reader::sample_paths`), in the registration table's order; the last file is
+/// recognised by its content.
+pub static CONFIG_FILES: std::sync::LazyLock<Vec<(&'static str, Option<Dialect>)>> = std::sync::LazyLock::new(|| {
+    let own = crate::harness::HARNESSES.iter().flat_map(|h| h.sample_paths().iter().map(|p| (*p, Some(h.dialect()))));
+    own.chain([("/x/hooks.json", None)]).collect()
+});
 
 /// Every dialect, for targets that pick one by a byte.
 pub const DIALECTS: [Dialect; Dialect::COUNT] = Dialect::ALL;
@@ -120,7 +105,7 @@ pub fn permission_rule(data: &[u8]) {
 pub fn worker_answer(data: &[u8]) {
     if let Ok(a) = crate::handler::worker::wire::parse_answer(data) {
         let raw = a.into_raw(String::new);
-        let _ = decode(raw, CanonicalEvent::ToolBefore, Dialect::Claude);
+        let _ = decode(raw, CanonicalEvent::ToolBefore, Dialect::CANONICAL);
     }
 }
 

@@ -5,37 +5,40 @@
 
 use crate::config::{Candidate, Hook, Roots};
 use serde::Serialize;
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::Path;
 
-/// What the host's environment says about trust, read once when options are resolved.
+/// What the host's environment says about trust, read once when options are resolved: the
+/// variables each harness's [`TrustGate::trust_vars`] names (`GEMINI_CLI_TRUST_WORKSPACE`,
+/// `CLAUDE_CONFIG_DIR`, ...), which only that harness's trust gate interprets.
+///
+/// [`TrustGate::trust_vars`]: crate::harness::parts::TrustGate::trust_vars
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TrustEnv {
-    /// `GEMINI_CLI_TRUST_WORKSPACE=true`: Gemini trusts the workspace.
-    pub gemini_trust_workspace: bool,
-    /// `COPILOT_ALLOW_ALL=true`: Copilot loads repository hooks without folder trust.
-    pub copilot_allow_all: bool,
-    /// `HERMES_ACCEPT_HOOKS` set to `1`, `true`, `yes` or `on`: Hermes accepts every hook.
-    pub hermes_accept: bool,
-    /// `$CLAUDE_CONFIG_DIR`: where Claude Code keeps its global config (`.claude.json`).
-    pub claude_config_dir: Option<PathBuf>,
-    /// `CLAUDE_CODE_SANDBOXED` set: Claude Code trusts every workspace.
-    pub claude_sandboxed: bool,
-    /// `CLAUDE_CODE_IGNORE_PERSISTED_TRUST` set: no workspace trust record counts.
-    pub claude_ignore_trust: bool,
+    vars: BTreeMap<&'static str, String>,
 }
 
 impl TrustEnv {
     /// Reads the variables from `env`.
     pub fn read(env: &dyn Fn(&str) -> Option<String>) -> Self {
-        let word = |k: &str| env(k).map(|v| v.trim().to_ascii_lowercase()).unwrap_or_default();
-        TrustEnv {
-            gemini_trust_workspace: word("GEMINI_CLI_TRUST_WORKSPACE") == "true",
-            copilot_allow_all: word("COPILOT_ALLOW_ALL") == "true",
-            hermes_accept: matches!(word("HERMES_ACCEPT_HOOKS").as_str(), "1" | "true" | "yes" | "on"),
-            claude_config_dir: env("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()).map(PathBuf::from),
-            claude_sandboxed: !word("CLAUDE_CODE_SANDBOXED").is_empty(),
-            claude_ignore_trust: !matches!(word("CLAUDE_CODE_IGNORE_PERSISTED_TRUST").as_str(), "" | "0" | "false"),
-        }
+        let names = crate::harness::HARNESSES.iter().flat_map(|h| h.trust_vars().iter().copied());
+        TrustEnv { vars: names.filter_map(|k| Some((k, env(k)?))).collect() }
+    }
+
+    /// A variable's value as the host set it.
+    pub(crate) fn var(&self, name: &str) -> Option<&str> {
+        self.vars.get(name).map(String::as_str)
+    }
+
+    /// A variable read as a switch word: trimmed and lowercase, empty when unset.
+    pub(crate) fn word(&self, name: &str) -> String {
+        self.var(name).map(|v| v.trim().to_ascii_lowercase()).unwrap_or_default()
+    }
+
+    /// An environment of these variables alone (tests).
+    #[cfg(test)]
+    pub(crate) fn of(pairs: &[(&'static str, &str)]) -> Self {
+        TrustEnv { vars: pairs.iter().map(|(k, v)| (*k, (*v).to_owned())).collect() }
     }
 }
 

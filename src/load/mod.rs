@@ -57,7 +57,8 @@ pub struct LoadOptions {
     pub drop_in: bool,
     /// Each harness's own matcher rules, or the `listen` contract's.
     pub fidelity: crate::vocab::Fidelity,
-    /// `HERMES_ACCEPT_HOOKS=1`: every Hermes hook counts as approved.
+    /// The host's environment accepts every hook that needs consent (`Consent::EveryHook`), as
+    /// the harness's trust gate reads it.
     pub accept_hooks: bool,
     /// Claude Code plugin roots given by the host (`plugins`, `--plugin DIR`).
     pub plugins: Vec<PluginDir>,

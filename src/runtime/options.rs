@@ -264,8 +264,8 @@ impl RuntimeOptions {
             }),
             drop_in: self.drop_in,
             fidelity: self.fidelity.unwrap_or_default(),
-            // HERMES_ACCEPT_HOOKS read once, as Hermes reads it (`1`, `true`, `yes`, `on`).
-            accept_hooks: trust_env.hermes_accept,
+            // a harness whose every hook needs consent may be told to accept them all
+            accept_hooks: crate::harness::HARNESSES.iter().any(|h| h.accepts_every_hook(&trust_env)),
             plugins: self.plugins.clone(),
             if_rules: self
                 .if_rules

@@ -53,3 +53,10 @@ macro_rules! harness_table {
 }
 
 pub(crate) use harness_table;
+
+impl crate::vocab::Dialect {
+    /// The harness whose shapes are hookrt's canonical ones: a host's payload, its tool names
+    /// and the answers the `listen` contract reads are Claude Code's (SPEC.md), and the Claude
+    /// Code family (`harness/family/`) shares them. Callback hooks and workers are its hooks.
+    pub const CANONICAL: crate::vocab::Dialect = crate::vocab::Dialect::Claude;
+}

@@ -75,6 +75,10 @@ impl Harness for Agents {
 }
 
 impl Reader for Agents {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/p/.agents/hooks.json"]
+    }
+
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
         parse(ctx, root, sink)
     }

@@ -90,6 +90,10 @@ impl Harness for Antigravity {
 }
 
 impl Reader for Antigravity {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/p/.agent/hooks.json"]
+    }
+
     /// Named hooks (`{"guard": {"PreToolUse": …}}`) in a `.agents/hooks.json` are Antigravity's,
     /// not the `.agents` dialect's event lists.
     fn takes_over(&self, read_as: Dialect, root: &Map<String, Value>) -> bool {

@@ -129,6 +129,10 @@ impl Harness for Auggie {
 }
 
 impl Reader for Auggie {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/p/.augment/settings.json"]
+    }
+
     fn dedicated(&self, _path: &Path) -> bool {
         false
     }

@@ -89,6 +89,10 @@ impl Harness for Claude {
 }
 
 impl Reader for Claude {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/p/.claude/settings.json"]
+    }
+
     fn dedicated(&self, _path: &Path) -> bool {
         false
     }
@@ -134,6 +138,10 @@ impl Aggregator for Claude {
 impl Replier for Claude {}
 
 impl TrustGate for Claude {
+    fn trust_vars(&self) -> &'static [&'static str] {
+        trust::VARS
+    }
+
     fn project_trust(&self, p: &crate::harness::trust::ProjectCtx) -> Option<crate::harness::trust::Verdict> {
         Some(trust::project(p))
     }

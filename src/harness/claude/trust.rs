@@ -7,14 +7,30 @@
 //! `sD`/`Oh`/`xh`). Headless (`-p`) sessions run Claude's own project hooks without it, but
 //! hookrt inside Claude Code asks it before running a project's other hook files.
 
-use crate::harness::trust::{read_json, ProjectCtx, Verdict};
+use crate::harness::trust::{read_json, ProjectCtx, TrustEnv, Verdict};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// Claude Code's global config file.
+/// The variables Claude Code's workspace trust reads.
+pub(super) const VARS: &[&str] = &[CONFIG_DIR, SANDBOXED, IGNORE_TRUST];
+const CONFIG_DIR: &str = "CLAUDE_CONFIG_DIR";
+const SANDBOXED: &str = "CLAUDE_CODE_SANDBOXED";
+const IGNORE_TRUST: &str = "CLAUDE_CODE_IGNORE_PERSISTED_TRUST";
+
+/// `CLAUDE_CODE_SANDBOXED` set: Claude Code trusts every workspace.
+fn sandboxed(env: &TrustEnv) -> bool {
+    !env.word(SANDBOXED).is_empty()
+}
+
+/// `CLAUDE_CODE_IGNORE_PERSISTED_TRUST` set: no workspace trust record counts.
+fn ignores_records(env: &TrustEnv) -> bool {
+    !matches!(env.word(IGNORE_TRUST).as_str(), "" | "0" | "false")
+}
+
+/// Claude Code's global config file (`$CLAUDE_CONFIG_DIR/.claude.json`).
 fn config_file(p: &ProjectCtx) -> PathBuf {
-    match &p.env.claude_config_dir {
-        Some(dir) => dir.join(".claude.json"),
+    match p.env.var(CONFIG_DIR).filter(|v| !v.is_empty()) {
+        Some(dir) => Path::new(dir).join(".claude.json"),
         None => p.roots.home.join(".claude.json"),
     }
 }
@@ -35,13 +51,13 @@ fn covering(dir: &Path) -> Vec<PathBuf> {
 
 /// Whether Claude Code trusts the project folder.
 pub(crate) fn project(p: &ProjectCtx) -> Verdict {
-    if p.env.claude_sandboxed {
+    if sandboxed(p.env) {
         return Verdict::trusted("CLAUDE_CODE_SANDBOXED is set: Claude Code trusts the workspace");
     }
     let file = config_file(p);
     let dir = p.roots.cwd.display();
     let approve = format!("accept the workspace trust dialog of an interactive `claude` session in {dir}");
-    if p.env.claude_ignore_trust {
+    if ignores_records(p.env) {
         let m = "CLAUDE_CODE_IGNORE_PERSISTED_TRUST is set: no workspace trust record counts";
         return Verdict::refused(m, approve);
     }
@@ -67,7 +83,6 @@ pub(crate) fn project(p: &ProjectCtx) -> Verdict {
 mod tests {
     use super::*;
     use crate::config::Roots;
-    use crate::harness::trust::TrustEnv;
 
     fn verdict(home: &Path, cwd: &Path, env: &TrustEnv) -> Verdict {
         let roots = Roots { home, cwd, system: Path::new("/etc"), homes: &Default::default() };
@@ -99,11 +114,13 @@ mod tests {
         assert!(!verdict(&home, &sub, &env).runs);
         // CLAUDE_CONFIG_DIR moves the file; the variables override the record.
         write(&repo, true);
-        let moved = TrustEnv { claude_config_dir: Some(t.path().join("elsewhere")), ..TrustEnv::default() };
+        let elsewhere = t.path().join("elsewhere").display().to_string();
+        let moved = TrustEnv::of(&[(CONFIG_DIR, &elsewhere)]);
         assert!(!verdict(&home, &sub, &moved).runs);
-        let ignore = TrustEnv { claude_ignore_trust: true, ..TrustEnv::default() };
+        let ignore = TrustEnv::of(&[(IGNORE_TRUST, "1")]);
+        assert!(verdict(&home, &sub, &TrustEnv::of(&[(IGNORE_TRUST, "false")])).runs);
         assert!(!verdict(&home, &sub, &ignore).runs);
-        let sandboxed = TrustEnv { claude_sandboxed: true, ..TrustEnv::default() };
+        let sandboxed = TrustEnv::of(&[(SANDBOXED, "1")]);
         assert!(verdict(&home, &sub, &sandboxed).runs);
     }
 }

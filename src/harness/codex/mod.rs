@@ -131,6 +131,10 @@ impl Harness for Codex {
 }
 
 impl Reader for Codex {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/p/.codex/hooks.json", "/p/.codex/config.toml"]
+    }
+
     fn dedicated(&self, path: &Path) -> bool {
         !is_toml(path)
     }

@@ -157,6 +157,10 @@ impl Harness for Copilot {
 }
 
 impl Reader for Copilot {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/p/.github/hooks/a.json"]
+    }
+
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
         parse(ctx, root, sink)
     }
@@ -213,6 +217,10 @@ impl Replier for Copilot {
 }
 
 impl TrustGate for Copilot {
+    fn trust_vars(&self) -> &'static [&'static str] {
+        &[trust::ALLOW_ALL]
+    }
+
     /// Copilot CLI 1.0.102 tells its hooks where the project and the hook's file are, and keeps
     /// its model provider's settings (and secrets) from them.
     fn trust(

@@ -4,6 +4,9 @@
 //! with `COPILOT_ALLOW_ALL=true` — and are skipped silently otherwise. User hooks
 //! (`~/.copilot/hooks/`) are not gated.
 
+/// `COPILOT_ALLOW_ALL=true`: Copilot loads repository hooks without folder trust.
+pub(super) const ALLOW_ALL: &str = "COPILOT_ALLOW_ALL";
+
 use crate::config::Hook;
 use crate::harness::trust::{each, read_json, within, ProjectCtx, TrustCtx, Verdict};
 use crate::vocab::Scope;
@@ -23,7 +26,7 @@ fn folder(ctx: &TrustCtx) -> Verdict {
 
 /// Whether Copilot CLI trusts the project folder.
 pub(crate) fn project(ctx: &ProjectCtx) -> Verdict {
-    if ctx.env.copilot_allow_all {
+    if ctx.env.word(ALLOW_ALL) == "true" {
         return Verdict::trusted("COPILOT_ALLOW_ALL=true");
     }
     let home = ctx.roots.dir(super::HOME);

@@ -111,6 +111,10 @@ impl Harness for Cursor {
 }
 
 impl Reader for Cursor {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/p/.cursor/hooks.json"]
+    }
+
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
         parse(ctx, root, sink)
     }

@@ -147,6 +147,10 @@ impl Harness for Droid {
 }
 
 impl Reader for Droid {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/p/.factory/hooks.json", "/p/.factory/settings.json"]
+    }
+
     fn dedicated(&self, path: &Path) -> bool {
         !is_settings(path)
     }

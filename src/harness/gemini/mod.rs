@@ -127,6 +127,10 @@ impl Harness for Gemini {
 }
 
 impl Reader for Gemini {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/p/.gemini/settings.json"]
+    }
+
     fn dedicated(&self, _path: &Path) -> bool {
         false
     }
@@ -199,6 +203,10 @@ impl Replier for Gemini {
 }
 
 impl TrustGate for Gemini {
+    fn trust_vars(&self) -> &'static [&'static str] {
+        &[trust::TRUST_WORKSPACE]
+    }
+
     fn trust(&self, ctx: &crate::harness::trust::TrustCtx, hooks: &[Hook]) -> Vec<crate::harness::trust::Verdict> {
         trust::verdicts(ctx, hooks)
     }

@@ -2,6 +2,9 @@
 //! its fingerprints of project hooks, `home/.gemini/trusted_hooks.json`, which map a project
 //! directory to the `name:command` keys its user trusted (`"project"` and `"all"`).
 
+/// `GEMINI_CLI_TRUST_WORKSPACE=true`: Gemini trusts the workspace.
+pub(super) const TRUST_WORKSPACE: &str = "GEMINI_CLI_TRUST_WORKSPACE";
+
 use crate::config::{HandlerSpec, Hook, Roots};
 use crate::harness::trust::{each, read_json, within, ProjectCtx, TrustCtx, Verdict};
 use crate::vocab::{Diagnostic, Severity};
@@ -55,7 +58,7 @@ pub(crate) fn verdicts(ctx: &TrustCtx, hooks: &[Hook]) -> Vec<Verdict> {
 
 /// Gemini's folder trust of the project.
 pub(crate) fn folder(ctx: &ProjectCtx) -> Verdict {
-    if ctx.env.gemini_trust_workspace {
+    if ctx.env.word(TRUST_WORKSPACE) == "true" {
         return Verdict::trusted("GEMINI_CLI_TRUST_WORKSPACE=true");
     }
     let dir = ctx.roots.home.join(".gemini");

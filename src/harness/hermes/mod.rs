@@ -137,6 +137,10 @@ impl Harness for Hermes {
 }
 
 impl Reader for Hermes {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/h/.hermes/config.yaml"]
+    }
+
     fn dedicated(&self, _path: &Path) -> bool {
         false
     }
@@ -180,6 +184,14 @@ impl Replier for Hermes {
 }
 
 impl TrustGate for Hermes {
+    fn trust_vars(&self) -> &'static [&'static str] {
+        &[trust::ACCEPT_HOOKS]
+    }
+
+    fn accepts_every_hook(&self, env: &crate::harness::trust::TrustEnv) -> bool {
+        trust::accepts_all(env)
+    }
+
     fn trust(
         &self,
         ctx: &crate::harness::trust::TrustCtx,

@@ -5,11 +5,19 @@
 //! terminal skips it.
 
 use crate::config::Hook;
-use crate::harness::trust::{read_json, TrustCtx, Verdict};
+use crate::harness::trust::{read_json, TrustCtx, TrustEnv, Verdict};
 use serde_json::Value;
 
+/// The variable that accepts every hook, read as Hermes reads it (`1`, `true`, `yes`, `on`).
+pub(super) const ACCEPT_HOOKS: &str = "HERMES_ACCEPT_HOOKS";
+
+/// Whether `HERMES_ACCEPT_HOOKS` accepts every hook.
+pub(super) fn accepts_all(env: &TrustEnv) -> bool {
+    matches!(env.word(ACCEPT_HOOKS).as_str(), "1" | "true" | "yes" | "on")
+}
+
 pub(crate) fn verdicts(ctx: &TrustCtx, hooks: &[Hook]) -> Vec<Verdict> {
-    if ctx.env.hermes_accept || ctx.auto_accept {
+    if accepts_all(ctx.env) || ctx.auto_accept {
         let why = if ctx.auto_accept { "hooks_auto_accept: true" } else { "HERMES_ACCEPT_HOOKS is set" };
         return hooks.iter().map(|_| Verdict::trusted(why)).collect();
     }

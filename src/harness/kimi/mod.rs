@@ -85,6 +85,10 @@ impl Harness for Kimi {
 }
 
 impl Reader for Kimi {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/h/.kimi-code/config.toml"]
+    }
+
     fn dedicated(&self, _path: &Path) -> bool {
         false
     }

@@ -97,6 +97,10 @@ impl Harness for Kiro {
 }
 
 impl Reader for Kiro {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/p/.kiro/hooks/a.json"]
+    }
+
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
         parse::parse(ctx, root, sink)
     }

@@ -114,6 +114,10 @@ impl Harness for Native {
 }
 
 impl Reader for Native {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/p/.dsh-hooks.json"]
+    }
+
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
         crate::harness::family::parse_member(ctx, RULES, root, true, sink)
     }

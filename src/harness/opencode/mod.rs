@@ -93,6 +93,10 @@ impl Harness for Opencode {
 }
 
 impl Reader for Opencode {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/p/opencode.jsonc"]
+    }
+
     fn dedicated(&self, _path: &Path) -> bool {
         false
     }

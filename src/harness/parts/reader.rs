@@ -48,6 +48,13 @@ pub(crate) trait Reader {
         None
     }
 
+    /// Where its files live, as paths under a home `/h` and a project `/p`: the files the config
+    /// fuzz target (and the corpus replayed in `cargo test`) reads with this harness.
+    #[cfg_attr(not(feature = "fuzzing"), allow(dead_code))]
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Whether a file's `disableAllHooks` switches every file's hooks off (otherwise it speaks
     /// for its own file only).
     fn switches_all(&self) -> bool {

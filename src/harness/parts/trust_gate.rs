@@ -2,7 +2,7 @@
 //! harness's own records.
 
 use crate::config::{Hook, Roots};
-use crate::harness::trust::{self, ProjectCtx, TrustCtx, Verdict};
+use crate::harness::trust::{self, ProjectCtx, TrustCtx, TrustEnv, Verdict};
 use crate::harness::Consent;
 use crate::vocab::{Diagnostic, Dialect};
 
@@ -10,6 +10,17 @@ use crate::vocab::{Diagnostic, Dialect};
 pub(crate) trait TrustGate {
     fn consent(&self) -> Consent {
         Consent::Scoped
+    }
+
+    /// The host's variables its trust depends on, read once into the [`TrustEnv`].
+    fn trust_vars(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Whether the host's environment accepts every hook that needs consent
+    /// ([`Consent::EveryHook`]) without asking (Hermes' `HERMES_ACCEPT_HOOKS`).
+    fn accepts_every_hook(&self, _env: &TrustEnv) -> bool {
+        false
     }
 
     /// Whether it would run each of a file's hooks, by its own trust records (read-only); a

@@ -149,6 +149,10 @@ impl Harness for Qwen {
 }
 
 impl Reader for Qwen {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/p/.qwen/settings.json"]
+    }
+
     fn dedicated(&self, _path: &Path) -> bool {
         false
     }

@@ -73,6 +73,10 @@ impl Harness for Windsurf {
 }
 
 impl Reader for Windsurf {
+    fn sample_paths(&self) -> &'static [&'static str] {
+        &["/p/.windsurf/hooks.json"]
+    }
+
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
         parse(ctx, root, sink)
     }
