@@ -276,7 +276,7 @@ pub(crate) fn hook(
         file: ctx.path.to_path_buf(),
         enabled: true,
         fail_closed: false,
-        claude: Default::default(),
+        family: Default::default(),
         env: ctx.env.to_vec(),
         origin: ctx.origin,
         harness: Default::default(),

@@ -111,7 +111,7 @@ pub struct Hook {
     /// `failClosed: true`: a run without an answer (spawn failure, timeout, signal) denies.
     pub fail_closed: bool,
     /// Claude's per-hook fields: `if`, `async`, `asyncRewake`, `once`, `statusMessage`.
-    pub claude: ClaudeFields,
+    pub family: FamilyFields,
     /// Variables exported to the hook (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`).
     pub env: Vec<(String, String)>,
     /// Where the hook came from beyond its file (a plugin, managed settings); hooks of
@@ -140,7 +140,7 @@ pub struct HarnessFields {
 
 /// Claude Code's per-hook fields beyond the handler (all dialects that tolerate extra keys).
 #[derive(Debug, Clone, Default)]
-pub struct ClaudeFields {
+pub struct FamilyFields {
     /// `if`: one permission rule; the hook runs only for tool calls it matches, never on other
     /// events. `None` with `if_text` set: the rule did not parse, the hook runs on every call.
     pub if_rule: Option<Rule>,
@@ -179,7 +179,7 @@ impl Hook {
             event: &self.event,
             kind: self.handler.kind(),
             matcher: self.matcher_text.as_deref(),
-            status_message: self.claude.status_message.as_deref(),
+            status_message: self.family.status_message.as_deref(),
             command: self.command_text(),
         }
     }

@@ -215,8 +215,7 @@ fn simple_commands(src: &str, depth: usize) -> Option<Vec<SimpleCommand>> {
         return None;
     }
     let opts = brush_parser::ParserOptions::default();
-    let program =
-        guarded(|| brush_parser::Parser::new(std::io::Cursor::new(src.as_bytes()), &opts).parse_program().ok())?;
+    let program = guarded(|| brush_parser::Parser::new(src.as_bytes(), &opts).parse_program().ok())?;
     let tree = serde_json::to_value(&program).ok()?;
     let mut out = Vec::new();
     collect(&tree, depth, &opts, &mut out)?;

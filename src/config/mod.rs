@@ -16,6 +16,6 @@ pub use candidate::PluginDir;
 pub(crate) use candidate::{Candidate, HomeDir, Roots};
 pub(crate) use entry::{FileCtx, LoadSink};
 pub use hook::Hook;
-pub(crate) use hook::{ClaudeFields, HandlerSpec, OutboundTarget};
+pub(crate) use hook::{FamilyFields, HandlerSpec, OutboundTarget};
 pub(crate) use matcher::Matcher;
 pub(crate) use template::Substitutions;

@@ -18,12 +18,12 @@ pub fn decode(raw: Raw, event: CanonicalEvent, dialect: Dialect) -> RunOutcome {
 /// not as Claude Code 2.1.332 does (a JSON answer on any exit, its own exit-2 wording).
 pub(crate) fn decode_as(raw: Raw, event: CanonicalEvent, dialect: Dialect, fidelity: Fidelity) -> RunOutcome {
     let h = harness::of(dialect);
-    let contract_claude = fidelity == Fidelity::Contract && dialect == Dialect::Claude;
+    let contract_canonical = fidelity == Fidelity::Contract && dialect == Dialect::CANONICAL;
     let stdout = raw.stdout.trim().to_owned();
     let stderr = raw.stderr.trim().to_owned();
     let mut out = RunOutcome { exit_code: Some(raw.exit_code), truncated: raw.truncated, ..Default::default() };
     if event.output_rule() != OutputRule::Discarded
-        && !contract_claude
+        && !contract_canonical
         && h.read_run(raw.exit_code, event, &stdout, &stderr, &mut out)
     {
         out.stdout = stdout;
@@ -48,7 +48,7 @@ pub(crate) fn decode_as(raw: Raw, event: CanonicalEvent, dialect: Dialect, fidel
         (rule, Some(0)) => clean_exit(h, &stdout, rule, event, &mut out),
         (_, Some(2)) if event.exit_two() == ExitTwo::Denies => {
             out.decision = Some(Decision::Deny);
-            out.reason = Some(match (stderr.is_empty(), contract_claude) {
+            out.reason = Some(match (stderr.is_empty(), contract_canonical) {
                 (false, _) => stderr.clone(),
                 (true, true) => BLOCKED_BY_HOOK.to_owned(),
                 (true, false) => h.exit_two_reason(&stdout),

@@ -64,7 +64,7 @@ fn rename_tools(m: &str, to: Option<Dialect>, warns: &mut Vec<String>, from: Dia
         .split('|')
         .map(str::trim)
         .map(|n| match to {
-            None => tools::claude_name(n),
+            None => tools::canonical_name(n),
             Some(d) if harness::of(d).names_tools() => tools::spelling(d, n).unwrap_or(n),
             Some(_) => n,
         })
@@ -104,7 +104,7 @@ fn event_name(
         }
     }
     let name = match to {
-        Dialect::Claude | Dialect::Codex => claude_name(h, to, warns).ok_or_else(missing)?,
+        Dialect::Claude | Dialect::Codex => canonical_name(h, to, warns).ok_or_else(missing)?,
         Dialect::Opencode => name_for(to, c, ToolResult::Either).ok_or_else(missing)?.to_owned(),
         Dialect::Native => native_name(h, warns),
         Dialect::Hermes | Dialect::Agents | Dialect::Cline | Dialect::Kimi => {
@@ -124,7 +124,7 @@ fn event_name(
 /// the canonical name, with a word on what the hook will receive instead.
 fn native_name(h: &Hook, warns: &mut Vec<String>) -> String {
     if h.dialect == Dialect::Claude {
-        if let Some(name) = claude_name(h, Dialect::Claude, warns) {
+        if let Some(name) = canonical_name(h, Dialect::Claude, warns) {
             return name;
         }
     }
@@ -169,7 +169,7 @@ fn class_event(
 }
 
 /// Claude's or Codex's name of the hook's event, where the target has it.
-fn claude_name(h: &Hook, to: Dialect, warns: &mut Vec<String>) -> Option<String> {
+fn canonical_name(h: &Hook, to: Dialect, warns: &mut Vec<String>) -> Option<String> {
     let c = h.canonical;
     let in_codex = harness::codex::EVENTS.iter().any(|e| e.canonical == c);
     if !(harness::family::events::has(c) && (to == Dialect::Claude || in_codex)) {
@@ -193,7 +193,7 @@ fn class_of_matcher(m: &str) -> Option<ToolClass> {
     [ToolClass::Shell, ToolClass::Read, ToolClass::Write, ToolClass::Mcp].into_iter().find(|c| {
         let names: Vec<&str> = tools::class_matcher(*c).split('|').collect();
         m == tools::class_matcher(*c)
-            || (is_name_list(m) && m.split('|').all(|t| names.contains(&tools::claude_name(t.trim()))))
+            || (is_name_list(m) && m.split('|').all(|t| names.contains(&tools::canonical_name(t.trim()))))
     })
 }
 

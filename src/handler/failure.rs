@@ -55,9 +55,9 @@ pub enum Failure {
     #[error("cannot wait for hook: {0}")]
     Wait(Arc<std::io::Error>),
     /// The URL is not allowed by the runtime's allowlist (`webhookAllowlist`) or Claude's
-    /// `allowedHttpHookUrls` (`claude`).
-    #[error("{}", not_allowed(url, *claude))]
-    NotAllowed { url: String, claude: bool },
+    /// `allowedHttpHookUrls` (`http_hook`).
+    #[error("{}", not_allowed(url, *http_hook))]
+    NotAllowed { url: String, http_hook: bool },
     #[error("{} answered HTTP {status}: {body}", answered(who))]
     HttpStatus { who: Endpoint, status: u16, body: String },
     #[error("{} failed: {cause}", requested(who))]
@@ -112,8 +112,8 @@ fn io_text(e: &std::io::Error) -> String {
     msg.split(" (os error").next().unwrap_or(&msg).to_owned()
 }
 
-fn not_allowed(url: &str, claude: bool) -> String {
-    if claude {
+fn not_allowed(url: &str, http_hook: bool) -> String {
+    if http_hook {
         format!("http hook {url} is not in allowedHttpHookUrls")
     } else {
         format!("webhook {url} is not in the webhook allowlist")

@@ -22,24 +22,24 @@ pub(crate) fn url_allowed(url: &str, patterns: &[String]) -> bool {
 }
 
 /// Runs a native `webhook` (headers expand every upper-case variable; any 2xx body is read
-/// like stdout) or, with `claude` set to the hook's `allowedEnvVars`, a Claude/Codex `http`
+/// like stdout) or, with `http_hook` set to the hook's `allowedEnvVars`, a Claude/Codex `http`
 /// hook: headers expand only those variables (others become empty), bounded by the runtime's
 /// `httpHookAllowedEnvVars`, the URL must match `allowedHttpHookUrls` when that is set, and a
 /// 2xx body that is not a JSON object decides nothing.
 pub(crate) async fn run(
     url: &str,
     headers: &[(String, String)],
-    claude: Option<&[String]>,
+    http_hook: Option<&[String]>,
     ctx: &RunCtx<'_>,
 ) -> Result<Raw, Failure> {
     if let Some(allow) = &ctx.policy.webhook_allowlist {
         if !allow.iter().any(|p| url.starts_with(p.as_str())) {
-            return Err(Failure::NotAllowed { url: url.to_owned(), claude: false });
+            return Err(Failure::NotAllowed { url: url.to_owned(), http_hook: false });
         }
     }
-    if let (Some(_), Some(patterns)) = (claude, &ctx.policy.allowed_http_hook_urls) {
+    if let (Some(_), Some(patterns)) = (http_hook, &ctx.policy.allowed_http_hook_urls) {
         if !url_allowed(url, patterns) {
-            return Err(Failure::NotAllowed { url: url.to_owned(), claude: true });
+            return Err(Failure::NotAllowed { url: url.to_owned(), http_hook: true });
         }
     }
     let mut req = ctx.shared.http().post(url).body(ctx.input_json.clone());
@@ -48,7 +48,7 @@ pub(crate) async fn run(
         req = req.header("content-type", "application/json");
     }
     let bound = ctx.policy.http_hook_allowed_env_vars.as_deref();
-    let lookup = |n: &str| match claude {
+    let lookup = |n: &str| match http_hook {
         None => std::env::var(n).ok(),
         Some(allowed) => {
             let ok = allowed.iter().any(|a| a == n) && bound.is_none_or(|b| b.iter().any(|a| a == n));
@@ -71,7 +71,7 @@ pub(crate) async fn run(
         }
         let is_object = body.trim_start().starts_with('{')
             && matches!(serde_json::from_str::<serde_json::Value>(&body), Ok(serde_json::Value::Object(_)));
-        let stdout = if claude.is_some() && !is_object { String::new() } else { body };
+        let stdout = if http_hook.is_some() && !is_object { String::new() } else { body };
         Ok(Raw { exit_code: Some(0), stdout, stderr: String::new(), truncated })
     };
     bounded(work, ctx, || Failure::HttpTimeout { who: who(), label }).await?

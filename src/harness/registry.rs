@@ -100,20 +100,18 @@ pub(crate) fn recognise(path: &Path, root: Option<&serde_json::Value>) -> Dialec
     }
     // Where the file lives: every harness's own folder or file name first, then the rules
     // that take names other harnesses' files share.
-    let mut by_path: Vec<&dyn Harness> = HARNESSES.iter().copied().filter(|h| h.path_fallback().is_none()).collect();
-    let mut fallbacks: Vec<&dyn Harness> = HARNESSES.iter().copied().filter(|h| h.path_fallback().is_some()).collect();
-    fallbacks.sort_by_key(|h| h.path_fallback());
-    by_path.extend(fallbacks);
+    let mut by_path: Vec<&dyn Harness> = HARNESSES.to_vec();
+    by_path.sort_by_key(|h| h.path_fallback()); // stable: `None` first, in the table's order
     if let Some(h) = by_path.into_iter().find(|h| h.owns_path(path)) {
         return h.dialect();
     }
-    let Some(hooks) = obj.and_then(|o| o.get("hooks")).and_then(|h| h.as_object()) else { return Claude };
+    let Some(hooks) = obj.and_then(|o| o.get("hooks")).and_then(|h| h.as_object()) else { return Dialect::CANONICAL };
     let keys: Vec<&str> = hooks.keys().map(String::as_str).collect();
     // Content: each harness's own event names, then names of a harness's shape.
     let mut claims: Vec<(NameClaim, Dialect)> =
         HARNESSES.iter().filter_map(|h| h.owns_event_names(&keys).map(|c| (c, h.dialect()))).collect();
     claims.sort_by_key(|(c, _)| *c);
-    claims.first().map_or(Claude, |(_, d)| *d)
+    claims.first().map_or(Dialect::CANONICAL, |(_, d)| *d)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 /// The fields Claude Code sends that mean nothing to a harness unless its folder maps them:
 /// dropped from the payload's leftovers for every other harness.
-pub(crate) const CLAUDE_ONLY: &[&str] = &[
+pub(crate) const CANONICAL_ONLY: &[&str] = &[
     "session_id",
     "transcript_path",
     "cwd",

@@ -38,10 +38,10 @@ const TOOLS: &[(&str, Option<ToolClass>)] = &[
 /// in the table's order).
 static BY_NAME: LazyLock<FxHashMap<&'static str, usize>> = LazyLock::new(|| {
     let mut m = FxHashMap::default();
-    for (i, (claude, _)) in TOOLS.iter().enumerate() {
-        m.entry(*claude).or_insert(i);
+    for (i, (canonical, _)) in TOOLS.iter().enumerate() {
+        m.entry(*canonical).or_insert(i);
         for h in crate::harness::HARNESSES {
-            for n in own_names(h.tool_names(), claude) {
+            for n in own_names(h.tool_names(), canonical) {
                 m.entry(*n).or_insert(i);
             }
         }
@@ -49,8 +49,8 @@ static BY_NAME: LazyLock<FxHashMap<&'static str, usize>> = LazyLock::new(|| {
     m
 });
 
-fn own_names(names: Option<&'static ToolNames>, claude: &str) -> &'static [&'static str] {
-    names.and_then(|t| t.iter().find(|(c, _)| *c == claude)).map_or(&[], |(_, n)| n)
+fn own_names(names: Option<&'static ToolNames>, canonical: &str) -> &'static [&'static str] {
+    names.and_then(|t| t.iter().find(|(c, _)| *c == canonical)).map_or(&[], |(_, n)| n)
 }
 
 fn find(name: &str) -> Option<&'static (&'static str, Option<ToolClass>)> {
@@ -59,16 +59,16 @@ fn find(name: &str) -> Option<&'static (&'static str, Option<ToolClass>)> {
 
 /// Claude's name of a tool spelled by any harness (`run_shell_command` → `Bash`); unknown
 /// names are their own Claude name.
-pub(crate) fn claude_name(name: &str) -> &str {
+pub(crate) fn canonical_name(name: &str) -> &str {
     find(name).map(|t| t.0).unwrap_or(name)
 }
 
 /// How `dialect` spells a tool, when it differs from the name given.
 pub(crate) fn spelling(dialect: Dialect, name: &str) -> Option<&'static str> {
-    let (claude, _) = find(name)?;
+    let (canonical, _) = find(name)?;
     match crate::harness::of(dialect).tool_names() {
-        None => Some(*claude).filter(|c| *c != name),
-        Some(own) => own_names(Some(own), claude).first().copied().filter(|n| *n != name),
+        None => Some(*canonical).filter(|c| *c != name),
+        Some(own) => own_names(Some(own), canonical).first().copied().filter(|n| *n != name),
     }
 }
 
@@ -112,17 +112,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn spellings_round_trip_through_claude_names() {
+    fn spellings_round_trip_through_canonical_names() {
         assert_eq!(spelling(Dialect::Gemini, "Bash"), Some("run_shell_command"));
         assert_eq!(spelling(Dialect::Copilot, "Write"), Some("create"));
         assert_eq!(spelling(Dialect::Claude, "run_shell_command"), Some("Bash"));
         assert_eq!(spelling(Dialect::Gemini, "run_shell_command"), None);
-        assert_eq!(claude_name("view"), "Read");
-        assert_eq!(claude_name("Frobnicate"), "Frobnicate");
+        assert_eq!(canonical_name("view"), "Read");
+        assert_eq!(canonical_name("Frobnicate"), "Frobnicate");
         assert_eq!(class_of("replace"), Some(ToolClass::Write));
         assert_eq!(class_of("mcp__github__issue"), Some(ToolClass::Mcp));
         assert_eq!(class_of("Grep"), None);
         assert_eq!(spelling(Dialect::Hermes, "Bash"), Some("terminal"));
-        assert_eq!(claude_name("terminal"), "Bash");
+        assert_eq!(canonical_name("terminal"), "Bash");
     }
 }

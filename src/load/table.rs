@@ -71,7 +71,7 @@ impl HookTable {
             let own = subject.map(|s| tools::spelling(h.dialect, s).unwrap_or(s));
             if harness.own_tool_names_only() {
                 return h.matcher.matches(own)
-                    || (harness.canonical_aliases() && own.is_some_and(|s| names_claude_tool(h, s)));
+                    || (harness.canonical_aliases() && own.is_some_and(|s| names_canonical_tool(h, s)));
             }
             return h.matcher.matches(subject) || (own != subject && h.matcher.matches(own));
         }
@@ -88,7 +88,10 @@ impl HookTable {
         // is matched as given (the `listen` contract).
         try_name(subject)
             || (self.harness_tool_names
-                && subject.map(tools::claude_name).filter(|c| Some(*c) != subject).is_some_and(|c| try_name(Some(c))))
+                && subject
+                    .map(tools::canonical_name)
+                    .filter(|c| Some(*c) != subject)
+                    .is_some_and(|c| try_name(Some(c))))
     }
 
     /// The hooks that run for a dispatch, in configuration order; of the hooks a harness
@@ -140,7 +143,7 @@ impl HookTable {
 
 /// Whether one of a matcher's `|` entries is exactly Claude's name of the tool (Qwen Code also
 /// matches a tool by its Claude alias, `Bash` for `run_shell_command`, but only as a whole entry).
-fn names_claude_tool(h: &Hook, subject: &str) -> bool {
-    let claude = tools::claude_name(subject);
-    h.matcher_text.as_deref().is_some_and(|m| m.split('|').any(|e| e.trim() == claude))
+fn names_canonical_tool(h: &Hook, subject: &str) -> bool {
+    let canonical = tools::canonical_name(subject);
+    h.matcher_text.as_deref().is_some_and(|m| m.split('|').any(|e| e.trim() == canonical))
 }

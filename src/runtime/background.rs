@@ -51,7 +51,7 @@ impl Background {
     pub(crate) fn finished(&self, session_id: String, mut run: Run) {
         run.is_async = true;
         let o = &mut run.outcome;
-        let rewake = (run.hook.claude.async_rewake && o.exit_code == Some(Some(2)))
+        let rewake = (run.hook.family.async_rewake && o.exit_code == Some(Some(2)))
             .then(|| Rewake { reason: if o.stderr.is_empty() { o.stdout.clone() } else { o.stderr.clone() } });
         // What happened is reported; only contexts and messages reach the next outcome.
         o.decision = None;

@@ -212,13 +212,13 @@ impl DispatchCtx {
     /// The hook's `if` rule against this dispatch: only tool events can match, a rule that did
     /// not parse lets the hook run.
     pub(crate) fn if_admits(&self, hook: &Hook, home: &Path) -> bool {
-        if hook.claude.if_text.is_none() {
+        if hook.family.if_text.is_none() {
             return true;
         }
         if !self.canonical.is_tool_call() {
             return false;
         }
-        let Some(rule) = &hook.claude.if_rule else { return true };
+        let Some(rule) = &hook.family.if_rule else { return true };
         let tool_name = self.canonical.subject_of(&self.payload).unwrap_or("");
         let tool_input = self.payload.get("tool_input").and_then(Value::as_object);
         let project_dir = Path::new(&self.project_dir);

@@ -83,7 +83,7 @@ impl ProgressSink {
             hook_id: hook.id.clone(),
             dialect: hook.dialect,
             matcher: hook.matcher_text.clone(),
-            status_message: hook.claude.status_message.clone(),
+            status_message: hook.family.status_message.clone(),
             elapsed_ms,
         });
     }

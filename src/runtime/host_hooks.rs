@@ -140,17 +140,17 @@ const MATCHER: crate::vocab::MatcherStyle = crate::vocab::MatcherStyle::LiteralO
 
 /// A Claude Code hook that calls a host function; its event is spelled as Claude spells it.
 fn callback_hook(ev: DispatchEvent, written: &str, (handle, g, i): (u64, usize, usize), f: &CallbackRef) -> Hook {
-    let claude = crate::harness::of(Dialect::Claude);
-    let spelled = claude
+    let canonical = crate::harness::of(Dialect::CANONICAL);
+    let spelled = canonical
         .events()
         .iter()
         .find(|e| e.canonical == ev.canonical && e.result == ev.result)
-        .or_else(|| claude.events().iter().find(|e| e.canonical == ev.canonical))
+        .or_else(|| canonical.events().iter().find(|e| e.canonical == ev.canonical))
         .map_or(written, |e| e.name);
     let name = if f.name.is_empty() { "anonymous".to_owned() } else { f.name.clone() };
     Hook {
         id: format!("callback:{name}:{spelled}:{handle}.{g}.{i}"),
-        dialect: Dialect::Claude,
+        dialect: Dialect::CANONICAL,
         event: spelled.to_owned(),
         canonical: ev.canonical,
         tool_result: ev.result,
@@ -163,7 +163,7 @@ fn callback_hook(ev: DispatchEvent, written: &str, (handle, g, i): (u64, usize, 
         file: PathBuf::from("<host>"),
         enabled: true,
         fail_closed: false,
-        claude: Default::default(),
+        family: Default::default(),
         env: Vec::new(),
         origin: crate::vocab::Origin::Host,
         harness: Default::default(),

@@ -370,7 +370,7 @@ impl Runtime {
         plan.into_iter()
             .filter(|h| ctx.if_admits(h, home))
             .filter(|h| {
-                if !h.claude.once {
+                if !h.family.once {
                     return true;
                 }
                 let mut seen = lock(&self.once_seen);

@@ -29,7 +29,7 @@ impl Runtime {
         let merged = self.close_token.child_token();
         let opts = &self.opts;
         let one = |hook: Arc<Hook>, tool_input: Option<Value>| -> BoxFuture<'_, Option<Run>> {
-            let started = hook.claude.is_async.then(|| self.start_async(hook.clone(), ctx, session));
+            let started = hook.family.is_async.then(|| self.start_async(hook.clone(), ctx, session));
             let rctx = ctx.parts_with(opts, &hook, tool_input.as_ref()).ctx(&opts.handlers, &opts.shared, &merged);
             async move {
                 match started {

@@ -90,6 +90,10 @@ impl Harness for Antigravity {
 }
 
 impl Reader for Antigravity {
+    fn event_names_any_case(&self) -> bool {
+        true
+    }
+
     fn sample_paths(&self) -> &'static [&'static str] {
         &["/p/.agent/hooks.json"]
     }

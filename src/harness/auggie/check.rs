@@ -13,7 +13,7 @@ const TOOL_EVENTS: [&str; 2] = ["PreToolUse", "PostToolUse"];
 const GROUP_KEYS: [&str; 3] = ["matcher", "hooks", "metadata"];
 const HANDLER_KEYS: [&str; 4] = ["type", "command", "args", "timeout"];
 /// Cursor's event names, which Auggie also reads (flat lists of commands); hookrt does not.
-const CURSOR_EVENTS: [&str; 7] = [
+const OTHER_HARNESS_EVENTS: [&str; 7] = [
     "beforeShellExecution",
     "beforeMCPExecution",
     "beforeReadFile",
@@ -29,7 +29,7 @@ pub(crate) fn accepted_events(ctx: &FileCtx, events: &Map<String, Value>, sink: 
     let mut out = Map::new();
     for (event, value) in events {
         if ctx.event(event).is_none() {
-            let m = if CURSOR_EVENTS.contains(&event.as_str()) {
+            let m = if OTHER_HARNESS_EVENTS.contains(&event.as_str()) {
                 format!("Cursor-style event {} is not read by hookrt (ignored)", quote(event))
             } else {
                 format!("unknown event {} (ignored)", quote(event))

@@ -3,6 +3,7 @@
 //! shared with the harnesses that copied them from `harness/family/`.
 
 pub(crate) mod plugins;
+mod schema;
 mod trust;
 
 use crate::config::{Candidate, FileCtx, LoadSink, PluginDir, Roots};
@@ -10,13 +11,13 @@ use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, 
 use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};
 use crate::vocab::{CanonicalEvent, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope};
 use crate::harness::family::groups::GroupRules;
-use crate::harness::family::{answer, claude_kinds, events, input, parse_member, schema};
+use crate::harness::family::{answer, events, family_kinds, input, parse_member};
 use serde_json::{Map, Value};
 use std::path::Path;
 
 pub(crate) struct Claude;
 
-const RULES: GroupRules = GroupRules::seconds(true, true, claude_kinds);
+const RULES: GroupRules = GroupRules::seconds(true, true, family_kinds);
 
 impl Harness for Claude {
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {

@@ -147,7 +147,7 @@ impl Reader for Cline {
                 h.timeout = Some(TOOL_TIMEOUT_SECS);
             }
         } else {
-            h.claude.is_async = true;
+            h.family.is_async = true;
         }
         sink.hooks.push(h);
         1

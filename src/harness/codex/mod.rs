@@ -8,7 +8,7 @@ pub(crate) mod trust;
 
 use crate::config::{HomeDir, Candidate, FileCtx, Hook, LoadSink, Roots};
 use crate::harness::family::groups::GroupRules;
-use crate::harness::stdin::{tool_output_text, Stdin, CLAUDE_ONLY};
+use crate::harness::stdin::{tool_output_text, Stdin, CANONICAL_ONLY};
 use crate::harness::trust::{TrustCtx, Verdict};
 use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};
@@ -40,7 +40,7 @@ pub(crate) static EVENTS: [EventSpec; 14] = [
     n("PreModelRequest", E::ModelBefore),
 ];
 
-const RULES: GroupRules = GroupRules::seconds(true, true, crate::harness::family::claude_kinds);
+const RULES: GroupRules = GroupRules::seconds(true, true, crate::harness::family::family_kinds);
 
 /// Codex's folder: `$CODEX_HOME`, else `~/.codex`.
 pub(crate) const HOME: HomeDir = HomeDir { var: "CODEX_HOME", default: ".codex" };
@@ -258,7 +258,7 @@ fn model_request(ctx: &PayloadCtx) -> Map<String, Value> {
     model(&mut m, ctx);
     m.put_str("hook_event_name", ctx.spelling);
     m.used(&["hook_event_name", "llm_request"]);
-    m.rest(CLAUDE_ONLY);
+    m.rest(CANONICAL_ONLY);
     m.finish()
 }
 
@@ -272,7 +272,7 @@ struct CodexFamily;
 impl crate::harness::family::schema::Family for CodexFamily {
     const NAME: &'static str = "Codex";
     const KINDS: &'static [&'static str] = &["command", "http", "prompt", "agent", "mcp_tool"];
-    const CLAUDE_HTTP: bool = true;
+    const FULL_HANDLERS: bool = true;
     type Of = CodexDialect;
 }
 

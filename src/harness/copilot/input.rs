@@ -5,7 +5,7 @@
 //! `hook_event_name`, `session_id`, `timestamp` (ISO), `cwd`, then snake_case fields with
 //! Claude's tool names.
 
-use crate::harness::stdin::{tool_failed, tool_output_text, Stdin, CLAUDE_ONLY};
+use crate::harness::stdin::{tool_failed, tool_output_text, Stdin, CANONICAL_ONLY};
 use crate::harness::PayloadCtx;
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::Dialect;
@@ -45,7 +45,7 @@ pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
     m.put("timestamp", ts);
     m.copy_or("cwd", &["cwd"], s(ctx.cwd));
     camel_fields(&mut m, ctx);
-    let mut skip = CLAUDE_ONLY.to_vec();
+    let mut skip = CANONICAL_ONLY.to_vec();
     skip.extend_from_slice(COPILOT_FIELDS);
     for (k, v) in m.leftovers(&skip) {
         m.put(&camel(&k), v);
@@ -109,7 +109,7 @@ fn pascal(ctx: &PayloadCtx) -> Map<String, Value> {
             m.copy("prompt", &["prompt"]);
         }
         E::ToolBefore | E::ToolAfter => {
-            tool_name(&mut m, "tool_name", Dialect::Claude);
+            tool_name(&mut m, "tool_name", Dialect::CANONICAL);
             m.copy("tool_input", &["tool_input", "toolArgs", "toolInput"]);
             if ctx.canonical == E::ToolAfter {
                 let r = tool_result(m.take(&["tool_result", "toolResult", "tool_response"]), true);
@@ -123,7 +123,7 @@ fn pascal(ctx: &PayloadCtx) -> Map<String, Value> {
         }
         _ => {}
     }
-    let mut skip = CLAUDE_ONLY.to_vec();
+    let mut skip = CANONICAL_ONLY.to_vec();
     skip.extend_from_slice(COPILOT_FIELDS);
     m.rest(&skip);
     m.finish()

@@ -217,7 +217,7 @@ struct DroidFamily;
 impl crate::harness::family::schema::Family for DroidFamily {
     const NAME: &'static str = "Droid";
     const KINDS: &'static [&'static str] = &["command"];
-    const CLAUDE_HTTP: bool = false;
+    const FULL_HANDLERS: bool = false;
     type Of = DroidDialect;
 }
 

@@ -3,7 +3,7 @@
 //! worker's settings.
 
 use crate::config::if_rule::Rule;
-use crate::config::{ClaudeFields, HandlerSpec};
+use crate::config::{FamilyFields, HandlerSpec};
 use crate::vocab::{HandlerKind, IfRules, OnError, Severity, WorkerSettings};
 use serde_json::{Map, Value};
 
@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 pub(crate) struct GroupRules {
     /// Claude's handler rules (`http` with `allowedEnvVars`, `"worker": true`, `$ARGUMENTS`
     /// appended to prompts): Claude and Codex.
-    pub claude_handlers: bool,
+    pub full_handlers: bool,
     /// Per-hook `enabled: false` (Claude, Codex, native).
     pub enabled_flag: bool,
     /// The `type` words the dialect accepts.
@@ -25,22 +25,22 @@ pub(crate) struct GroupRules {
 impl GroupRules {
     /// The family's rules for a dialect whose `timeout` is always seconds.
     pub(crate) const fn seconds(
-        claude_handlers: bool,
+        full_handlers: bool,
         enabled_flag: bool,
         kind: fn(&str) -> Option<HandlerKind>,
     ) -> Self {
-        GroupRules { claude_handlers, enabled_flag, kind, millis_from: None }
+        GroupRules { full_handlers, enabled_flag, kind, millis_from: None }
     }
 }
 
 /// Reads `if`, `async`, `asyncRewake`, `once` and `statusMessage`.
-pub(crate) fn claude(
+pub(crate) fn family(
     if_rules: IfRules,
     handler: &HandlerSpec,
     obj: Option<&Map<String, Value>>,
     diag: &mut impl FnMut(Severity, &str),
-) -> ClaudeFields {
-    let mut f = ClaudeFields::default();
+) -> FamilyFields {
+    let mut f = FamilyFields::default();
     let Some(o) = obj else { return f };
     let flag = |k: &str, diag: &mut dyn FnMut(Severity, &str)| match o.get(k) {
         None | Some(Value::Null) => false,

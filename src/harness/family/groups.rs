@@ -124,7 +124,7 @@ impl Group<'_> {
         h.matcher = matcher.clone();
         h.timeout = fields::timeout(obj, self.rules.millis_from, &mut diag);
         h.on_error = fields::on_error(obj, &mut diag);
-        h.claude = fields::claude(ctx.if_rules, &h.handler, obj, &mut diag);
+        h.family = fields::family(ctx.if_rules, &h.handler, obj, &mut diag);
         h.enabled = !self.rules.enabled_flag || fields::enabled(obj, &mut diag);
         h.deny_on_failure = obj.and_then(|o| o.get("denyOnFailure")) == Some(&Value::Bool(true));
         h.fail_closed = obj.and_then(|o| o.get("failClosed")) == Some(&Value::Bool(true));

@@ -35,7 +35,7 @@ pub(crate) fn parse(rules: GroupRules, subst: &Substitutions, entry: &Value, dia
     };
     match kind {
         HandlerKind::Shell | HandlerKind::Worker => command(rules, subst, o, kind, diag),
-        HandlerKind::Webhook => http(rules.claude_handlers && ty == "http", o, diag),
+        HandlerKind::Webhook => http(rules.full_handlers && ty == "http", o, diag),
         HandlerKind::McpTool => mcp_tool(o, diag),
         HandlerKind::Oracle => prompt(rules, o, diag),
         HandlerKind::Proxy => proxy(subst, o, diag),
@@ -84,7 +84,7 @@ fn command(
         }
     };
     let (command, env) = (subst.apply(command), env(o, diag));
-    let worker_flag = rules.claude_handlers && o.get("worker") == Some(&Value::Bool(true));
+    let worker_flag = rules.full_handlers && o.get("worker") == Some(&Value::Bool(true));
     if kind == HandlerKind::Worker || worker_flag {
         let settings = worker_settings(o, diag);
         return Some(HandlerSpec::Worker { command, args, env, settings });
@@ -92,8 +92,8 @@ fn command(
     Some(HandlerSpec::Shell { command, args, env })
 }
 
-/// A native `webhook`, or (`claude`) a Claude/Codex `http` hook with Claude's rules.
-fn http(claude: bool, o: &Map<String, Value>, diag: &mut Diag) -> Option<HandlerSpec> {
+/// A native `webhook`, or (`full`) a Claude/Codex `http` hook with Claude's rules.
+fn http(full: bool, o: &Map<String, Value>, diag: &mut Diag) -> Option<HandlerSpec> {
     let Some(url) = non_blank(o.get("url")) else {
         diag(Severity::Error, "missing url");
         return None;
@@ -106,7 +106,7 @@ fn http(claude: bool, o: &Map<String, Value>, diag: &mut Diag) -> Option<Handler
         }),
     };
     let url = url.trim();
-    if !claude {
+    if !full {
         return Some(HandlerSpec::Webhook { url: url.to_owned(), headers });
     }
     if !(url.starts_with("http://") || url.starts_with("https://")) {
@@ -149,7 +149,7 @@ fn prompt(rules: GroupRules, o: &Map<String, Value>, diag: &mut Diag) -> Option<
     };
     let model = o.get("model").and_then(Value::as_str).map(str::to_owned);
     // Claude: "If $ARGUMENTS is not present, input JSON is appended to the prompt".
-    let prompt = if rules.claude_handlers && !prompt.contains("$ARGUMENTS") {
+    let prompt = if rules.full_handlers && !prompt.contains("$ARGUMENTS") {
         format!("{prompt}\n\n$ARGUMENTS")
     } else {
         prompt.to_owned()

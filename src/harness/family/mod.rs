@@ -21,7 +21,7 @@ use groups::GroupRules;
 use serde_json::{Map, Value};
 
 /// The types Claude and Codex files accept.
-pub(crate) fn claude_kinds(ty: &str) -> Option<HandlerKind> {
+pub(crate) fn family_kinds(ty: &str) -> Option<HandlerKind> {
     matches!(ty, "command" | "http" | "prompt" | "agent" | "mcp_tool").then(|| HandlerKind::from_type(ty)).flatten()
 }
 

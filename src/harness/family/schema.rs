@@ -8,9 +8,9 @@
 
 use crate::config::if_rule::Rule;
 use crate::harness::schema::{
-    check_as, checked_scalar, dialect_marker, ok_if, DialectMatcher, NonBlank, OfDialect, Positive, StringMap,
+    check_as, checked_scalar, ok_if, DialectMatcher, NonBlank, OfDialect, Positive, StringMap,
 };
-use crate::vocab::{Dialect, HandlerKind};
+use crate::vocab::HandlerKind;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
@@ -24,7 +24,7 @@ pub(crate) trait Family: 'static {
     /// The `type` words it accepts (`command` when missing).
     const KINDS: &'static [&'static str];
     /// Claude's `http` rules (an `http(s)://` URL, `allowedEnvVars`).
-    const CLAUDE_HTTP: bool;
+    const FULL_HANDLERS: bool;
     /// The dialect whose matcher rule applies.
     type Of: OfDialect;
 }
@@ -160,7 +160,7 @@ pub(crate) struct Handler<F>(PhantomData<F>);
 enum Shape {
     Command,
     Worker,
-    ClaudeHttp,
+    FullHttp,
     Webhook,
     McpTool,
     Prompt,
@@ -171,7 +171,7 @@ impl Shape {
     fn of<F: Family>(ty: &str) -> Shape {
         match HandlerKind::from_type(ty) {
             Some(HandlerKind::Worker) => Shape::Worker,
-            Some(HandlerKind::Webhook) if F::CLAUDE_HTTP && ty == "http" => Shape::ClaudeHttp,
+            Some(HandlerKind::Webhook) if F::FULL_HANDLERS && ty == "http" => Shape::FullHttp,
             Some(HandlerKind::Webhook) => Shape::Webhook,
             Some(HandlerKind::McpTool) => Shape::McpTool,
             Some(HandlerKind::Oracle) => Shape::Prompt,
@@ -184,7 +184,7 @@ impl Shape {
         match self {
             Shape::Command => check_as::<CommandHook, _>(v),
             Shape::Worker => check_as::<WorkerHook, _>(v),
-            Shape::ClaudeHttp => check_as::<HttpHook, _>(v),
+            Shape::FullHttp => check_as::<HttpHook, _>(v),
             Shape::Webhook => check_as::<WebhookHook, _>(v),
             Shape::McpTool => check_as::<McpToolHook, _>(v),
             Shape::Prompt => check_as::<PromptHook, _>(v),
@@ -196,7 +196,7 @@ impl Shape {
         match self {
             Shape::Command => g.subschema_for::<CommandHook>(),
             Shape::Worker => g.subschema_for::<WorkerHook>(),
-            Shape::ClaudeHttp => g.subschema_for::<HttpHook>(),
+            Shape::FullHttp => g.subschema_for::<HttpHook>(),
             Shape::Webhook => g.subschema_for::<WebhookHook>(),
             Shape::McpTool => g.subschema_for::<McpToolHook>(),
             Shape::Prompt => g.subschema_for::<PromptHook>(),
@@ -207,7 +207,7 @@ impl Shape {
     /// A command's schema, which (where Claude's rules apply) is a worker's with `"worker": true`.
     fn command_schema<F: Family>(self, g: &mut SchemaGenerator) -> Schema {
         let plain = self.schema(g);
-        if !matches!(self, Shape::Command) || !F::CLAUDE_HTTP {
+        if !matches!(self, Shape::Command) || !F::FULL_HANDLERS {
             return plain;
         }
         let worker = Shape::Worker.schema(g);
@@ -229,7 +229,7 @@ impl<'de, F: Family> Deserialize<'de> for Handler<F> {
             Some(t) => return Err(D::Error::custom(format!("unknown hook type {t} (one of {})", F::KINDS.join(", ")))),
         };
         let shape = match Shape::of::<F>(ty) {
-            Shape::Command if F::CLAUDE_HTTP && o.get("worker") == Some(&Value::Bool(true)) => Shape::Worker,
+            Shape::Command if F::FULL_HANDLERS && o.get("worker") == Some(&Value::Bool(true)) => Shape::Worker,
             s => s,
         };
         shape.check(&v)?;
@@ -323,73 +323,3 @@ macro_rules! events_object {
     };
 }
 pub(crate) use events_object;
-
-/// Claude Code.
-pub(crate) struct ClaudeFamily;
-
-impl Family for ClaudeFamily {
-    const NAME: &'static str = "Claude";
-    const KINDS: &'static [&'static str] = &["command", "http", "prompt", "agent", "mcp_tool"];
-    const CLAUDE_HTTP: bool = true;
-    type Of = ClaudeDialect;
-}
-
-dialect_marker!(ClaudeDialect, Dialect::Claude);
-
-events_object!(
-    ClaudeEvents,
-    ClaudeFamily,
-    [
-        SessionStart,
-        SessionEnd,
-        UserPromptSubmit,
-        PreToolUse,
-        PostToolUse,
-        PostToolUseFailure,
-        Stop,
-        SubagentStart,
-        SubagentStop,
-        Notification,
-        PreCompact,
-        Setup,
-        UserPromptExpansion,
-        PermissionRequest,
-        PermissionDenied,
-        PostToolBatch,
-        MessageDisplay,
-        TaskCreated,
-        TaskCompleted,
-        StopFailure,
-        Interrupt,
-        TeammateIdle,
-        InstructionsLoaded,
-        ConfigChange,
-        CwdChanged,
-        DirectoryAdded,
-        FileChanged,
-        WorktreeCreate,
-        WorktreeRemove,
-        PostCompact,
-        PreModelSwitch,
-        PostModelSwitch,
-        Elicitation,
-        ElicitationResult,
-        PreSkillShellCommand,
-    ]
-);
-
-/// A Claude Code settings file: `hooks` (optional: a settings file may have none) beside the
-/// rest of Claude's settings.
-#[derive(Deserialize, JsonSchema)]
-#[schemars(title = "Claude Code settings (hooks)")]
-pub(crate) struct ClaudeSettings {
-    hooks: Option<ClaudeEvents>,
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_schema_knows_every_event_the_loader_reads() {
-        assert_eq!(super::ClaudeEvents::NAMES, crate::harness::event_names(crate::vocab::Dialect::Claude));
-    }
-}

@@ -3,7 +3,7 @@
 //! fields under Gemini's names — the tool as Gemini names it, its output as
 //! `{llmContent, returnDisplay}`, the turn's `prompt` and `prompt_response` on `AfterAgent`.
 
-use crate::harness::stdin::{tool_output_text, Stdin, CLAUDE_ONLY};
+use crate::harness::stdin::{tool_output_text, Stdin, CANONICAL_ONLY};
 use crate::harness::PayloadCtx;
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::Dialect;
@@ -26,7 +26,7 @@ pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
     m.put("timestamp", ts);
     event_fields(&mut m, ctx);
     m.used(GEMINI_FIELDS);
-    let mut skip = CLAUDE_ONLY.to_vec();
+    let mut skip = CANONICAL_ONLY.to_vec();
     skip.extend_from_slice(GEMINI_FIELDS);
     m.rest(&skip);
     m.finish()

@@ -9,7 +9,7 @@ mod parse;
 mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
-use crate::harness::stdin::{tool_output_text, Stdin, CLAUDE_ONLY};
+use crate::harness::stdin::{tool_output_text, Stdin, CANONICAL_ONLY};
 use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -150,7 +150,7 @@ fn input(ctx: &PayloadCtx) -> Map<String, Value> {
     for k in ["prompt", "stop_hook_active", "source", "reason", "trigger", "agent_name", "response"] {
         m.copy(k, &[k]);
     }
-    m.rest(CLAUDE_ONLY);
+    m.rest(CANONICAL_ONLY);
     m.finish()
 }
 

@@ -18,11 +18,11 @@ use std::path::Path;
 
 pub(crate) struct Native;
 
-const CLAUDE_EVENTS: usize = crate::harness::family::events::EVENTS.len();
+const FAMILY_EVENTS: usize = crate::harness::family::events::EVENTS.len();
 
 /// Every canonical event under its canonical name, then Claude Code's names.
-pub(crate) static EVENTS: [EventSpec; CanonicalEvent::COUNT + CLAUDE_EVENTS] = {
-    let mut all = [EventSpec::named("", CanonicalEvent::SessionStart); CanonicalEvent::COUNT + CLAUDE_EVENTS];
+pub(crate) static EVENTS: [EventSpec; CanonicalEvent::COUNT + FAMILY_EVENTS] = {
+    let mut all = [EventSpec::named("", CanonicalEvent::SessionStart); CanonicalEvent::COUNT + FAMILY_EVENTS];
     let mut i = 0;
     while i < CanonicalEvent::COUNT {
         let e = CanonicalEvent::ALL[i];
@@ -30,7 +30,7 @@ pub(crate) static EVENTS: [EventSpec; CanonicalEvent::COUNT + CLAUDE_EVENTS] = {
         i += 1;
     }
     let mut j = 0;
-    while j < CLAUDE_EVENTS {
+    while j < FAMILY_EVENTS {
         all[CanonicalEvent::COUNT + j] = crate::harness::family::events::EVENTS[j];
         j += 1;
     }
@@ -38,7 +38,7 @@ pub(crate) static EVENTS: [EventSpec; CanonicalEvent::COUNT + CLAUDE_EVENTS] = {
 };
 
 /// Whether a native event name is Claude Code's (canonical names have a colon).
-fn claude_named(name: &str) -> bool {
+fn family_named(name: &str) -> bool {
     !name.contains(':')
 }
 
@@ -92,16 +92,16 @@ impl Harness for Native {
 
     /// A hook under a Claude Code event name has Claude Code's variables.
     fn env(&self, e: &crate::harness::EnvCtx) -> Vec<(String, String)> {
-        let claude = crate::vocab::field(e.input, "hook_event_name").and_then(Value::as_str).is_some_and(claude_named);
-        if claude {
-            return crate::harness::of(Dialect::Claude).env(e);
+        let family = crate::vocab::field(e.input, "hook_event_name").and_then(Value::as_str).is_some_and(family_named);
+        if family {
+            return crate::harness::of(Dialect::CANONICAL).env(e);
         }
         vec![("CLAUDE_PROJECT_DIR".into(), e.project_dir.to_owned())]
     }
 
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
-        if claude_named(ctx.spelling) {
-            return crate::harness::of(Dialect::Claude).input(ctx);
+        if family_named(ctx.spelling) {
+            return crate::harness::of(Dialect::CANONICAL).input(ctx);
         }
         let mut m = Map::new();
         m.insert("event".into(), Value::String(ctx.canonical.as_str().to_owned()));

@@ -16,7 +16,7 @@ impl Family for NativeFamily {
     const KINDS: &'static [&'static str] = &[
         "command", "shell", "http", "webhook", "prompt", "oracle", "agent", "subagent", "proxy", "mcp_tool", "worker",
     ];
-    const CLAUDE_HTTP: bool = false;
+    const FULL_HANDLERS: bool = false;
     type Of = NativeDialect;
 }
 

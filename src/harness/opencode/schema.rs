@@ -15,7 +15,7 @@ pub(crate) struct OpencodeFamily;
 impl Family for OpencodeFamily {
     const NAME: &'static str = "Opencode";
     const KINDS: &'static [&'static str] = &["command", "http", "subagent"];
-    const CLAUDE_HTTP: bool = false;
+    const FULL_HANDLERS: bool = false;
     type Of = OpencodeDialect;
 }
 

@@ -48,6 +48,11 @@ pub(crate) trait Reader {
         None
     }
 
+    /// Whether it reads its files' event names in any case (Antigravity).
+    fn event_names_any_case(&self) -> bool {
+        false
+    }
+
     /// Where its files live, as paths under a home `/h` and a project `/p`: the files the config
     /// fuzz target (and the corpus replayed in `cargo test`) reads with this harness.
     #[cfg_attr(not(feature = "fuzzing"), allow(dead_code))]

@@ -229,7 +229,7 @@ struct QwenFamily;
 impl crate::harness::family::schema::Family for QwenFamily {
     const NAME: &'static str = "Qwen";
     const KINDS: &'static [&'static str] = &["command", "http", "prompt"];
-    const CLAUDE_HTTP: bool = false;
+    const FULL_HANDLERS: bool = false;
     type Of = QwenDialect;
 }
 

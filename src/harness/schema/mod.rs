@@ -99,8 +99,7 @@ pub fn check_file(d: Dialect, path: &std::path::Path, root: &Value) -> Option<Op
 fn problem_of(d: Dialect, fs: &FileSchema, root: &Value) -> Option<SchemaProblem> {
     let h = crate::harness::of(d);
     let e = (fs.check)(root).err()?;
-    // Antigravity reads event names in any case.
-    Some(problem(h.events(), d == Dialect::Antigravity, &e))
+    Some(problem(h.events(), h.event_names_any_case(), &e))
 }
 
 fn problem(events: &[EventSpec], any_case: bool, e: &serde_path_to_error::Error<serde_json::Error>) -> SchemaProblem {
