@@ -434,29 +434,14 @@ fn harness_names_outside(src: &Path) -> BTreeSet<String> {
     found
 }
 
-/// The places that still name a harness outside its folder (issue 38 moves that knowledge into
-/// the harnesses' folders). The list only shrinks: a new place fails this test, and so does a
-/// listed one that no longer names the harness (take it off the list).
-const STILL_NAMED_OUTSIDE: &str = include_str!("architecture/harness_names_outside.txt");
-
+/// A harness is named only in its folder, the registration table and the converter: the
+/// layers ask the harness (its descriptor or a part) instead of naming it.
 #[test]
 fn harness_names_stay_in_their_folders() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     assert!(harness_names(&src).len() >= 15, "{:?}", harness_names(&src));
     let found = harness_names_outside(&src);
-    let listed: BTreeSet<String> = STILL_NAMED_OUTSIDE
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(String::from)
-        .collect();
-    let new: Vec<_> = found.difference(&listed).collect();
-    let gone: Vec<_> = listed.difference(&found).collect();
-    assert!(new.is_empty(), "code names a harness outside its folder (ask the harness instead):\n{new:#?}");
-    assert!(
-        gone.is_empty(),
-        "no longer named there: remove from tests/architecture/harness_names_outside.txt:\n{gone:#?}"
-    );
+    assert!(found.is_empty(), "code names a harness outside its folder (ask the harness instead):\n{found:#?}");
 }
 
 /// A harness folder takes what it shares with others from `harness/family/` or the layers

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 /// The harnesses `hook`, `install` and `uninstall` take.
 fn hosts() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(HostHarness::HARNESSES.map(HostHarness::as_str))
+    clap::builder::PossibleValuesParser::new(HostHarness::HARNESSES.iter().map(|h| h.as_str()))
 }
 
 /// The command's description, naming every harness the registration table holds.

@@ -7,7 +7,7 @@ use crate::inside::install::{self, InstallScope, Plan, Target};
 use crate::inside::{default_history, host};
 use crate::runtime::options::{HistoryOptions, RuntimeOptions};
 use crate::runtime::Runtime;
-use crate::vocab::Dialect;
+use crate::vocab::{Dialect, HostHarness};
 use serde_json::{Map, Value};
 use std::io::Read;
 use std::path::PathBuf;
@@ -196,7 +196,7 @@ pub(crate) fn install(
         return 1;
     }
     if http {
-        if dialect != Dialect::Claude {
+        if !takes_http(dialect) {
             let _ = writeln!(io.err, "hookrt: --http is for Claude Code's http hooks (hookrt install claude --http)");
             return 1;
         }
@@ -222,6 +222,11 @@ pub(crate) fn uninstall(shared: &Shared, (harness, scope, dry_run): (&str, &str,
     let Some(dialect) = host(harness) else { return 1 };
     let t = target(shared, None);
     finish(install::uninstall(dialect, scope_of(scope), &t), &t, dry_run, io)
+}
+
+/// Whether `install --http` can write `hookrt serve` endpoint entries for the harness.
+fn takes_http(d: Dialect) -> bool {
+    crate::harness::of(d).http_entry("", "").is_some()
 }
 
 /// Prints (dry run) or applies a plan, then its notes.
@@ -261,7 +266,7 @@ fn finish(plan: Result<Plan, install::InstallError>, t: &Target, dry_run: bool, 
 pub(crate) async fn doctor(shared: &Shared, io: &mut Io<'_>) -> bool {
     let t = target(shared, None);
     let mut bad = false;
-    for host in crate::vocab::HostHarness::HARNESSES {
+    for host in HostHarness::HARNESSES {
         let Some(dialect) = host.dialect() else { continue };
         let name = host.as_str();
         for (scope, file, n, missing) in install::status(dialect, &t) {
@@ -279,10 +284,10 @@ pub(crate) async fn doctor(shared: &Shared, io: &mut Io<'_>) -> bool {
     }
     bad |= serve_doctor(io).await;
     if let Some(c) = crate::inside::http::load(&t.state) {
-        let url = crate::inside::http::url(c.port, "claude");
-        let used = install::status(Dialect::Claude, &t)
-            .iter()
-            .any(|(_, f, ..)| std::fs::read_to_string(f).is_ok_and(|s| s.contains(&url)));
+        let used = HostHarness::HARNESSES.iter().filter_map(|h| h.dialect()).filter(|d| takes_http(*d)).any(|d| {
+            let url = crate::inside::http::url(c.port, d.as_str());
+            install::status(d, &t).iter().any(|(_, f, ..)| std::fs::read_to_string(f).is_ok_and(|s| s.contains(&url)))
+        });
         let (mark, what) = match crate::inside::http::identify(c.port, &c.token).await {
             crate::inside::http::Listener::Serve => ("ok", "answering (hookrt serve)".to_owned()),
             crate::inside::http::Listener::Other => {

@@ -5,7 +5,7 @@
 
 /// Declares each harness's folder, from the registration table (`vocab/harnesses.rs`).
 macro_rules! harness_folders {
-    ($($(#[$doc:meta])* $variant:ident $name:literal $title:literal $folder:ident :: $ty:ident,)*) => {
+    ($($(#[$doc:meta])* $variant:ident $name:literal $title:literal $folder:ident :: $ty:ident $($inside:ident)?,)*) => {
         $(pub(crate) mod $folder;)*
     };
 }
@@ -13,6 +13,7 @@ macro_rules! harness_folders {
 crate::vocab::harnesses::harness_table!(harness_folders);
 
 pub(crate) mod family;
+pub(crate) mod install;
 pub(crate) mod parts;
 pub(crate) mod registry;
 pub(crate) mod reply;
@@ -23,7 +24,7 @@ pub(crate) mod trust;
 
 use crate::config::{Candidate, HomeDir, HomeVars, PluginDir, Roots};
 use crate::vocab::{Answer, CanonicalEvent, Dialect, EventSpec, MatcherStyle, Shell};
-use parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
+use parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -114,7 +115,9 @@ pub(crate) enum Consent {
 
 /// What one harness is: its descriptor (name, events, files, stdin, environment, shell); its
 /// engine's parts are the supertraits ([`parts`]). The defaults are the Claude Code family's.
-pub(crate) trait Harness: Sync + Reader + Planner + AnswerReader + Aggregator + Replier + TrustGate {
+pub(crate) trait Harness:
+    Sync + Reader + Planner + AnswerReader + Aggregator + Replier + TrustGate + Installer
+{
     fn dialect(&self) -> Dialect;
 
     /// The event names its files use (and a host may dispatch).

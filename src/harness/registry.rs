@@ -8,7 +8,7 @@ use std::path::Path;
 
 /// Builds [`HARNESSES`] from the registration table's rows.
 macro_rules! registry {
-    ($($(#[$doc:meta])* $variant:ident $name:literal $title:literal $folder:ident :: $ty:ident,)*) => {
+    ($($(#[$doc:meta])* $variant:ident $name:literal $title:literal $folder:ident :: $ty:ident $($inside:ident)?,)*) => {
         /// Every harness's descriptor, in registry order (the order of [`Dialect::ALL`]).
         pub(crate) static HARNESSES: [&dyn Harness; Dialect::COUNT] = [$(&crate::harness::$folder::$ty),*];
     };

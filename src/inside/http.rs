@@ -51,11 +51,6 @@ pub(crate) fn url(port: u16, harness: &str) -> String {
     format!("http://127.0.0.1:{port}/hook/{harness}")
 }
 
-/// Whether a URL is one `install --http` wrote for this harness.
-pub(crate) fn is_ours(url: &str, harness: &str) -> bool {
-    crate::vocab::hookrt_url(url).is_some_and(|h| h.as_str() == harness)
-}
-
 /// Compares a presented token without stopping at the first differing byte.
 pub(crate) fn token_matches(presented: &str, wanted: &str) -> bool {
     let (a, b) = (presented.as_bytes(), wanted.as_bytes());

@@ -11,46 +11,13 @@
 mod entries;
 mod record;
 
-use crate::config::HomeVars;
+use crate::harness::install::read;
 use crate::vocab::Dialect;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+pub use crate::harness::install::{Change, InstallError, InstallScope, Target};
 
 pub(crate) use record::apply;
-
-/// Which of the harness's files: the user's (every project) or this project's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InstallScope {
-    User,
-    Project,
-}
-
-/// Where the harness's files are, and the command that starts hookrt.
-#[derive(Debug, Clone)]
-pub struct Target {
-    pub home: PathBuf,
-    pub cwd: PathBuf,
-    /// The harnesses' folder variables (`$CODEX_HOME`, ...).
-    pub homes: HomeVars,
-    /// The hookrt executable as the entries name it (shell-quoted when needed).
-    pub program: String,
-    /// Flags the entries pass after the event (`--fail-closed PreToolUse`).
-    pub extra: String,
-    /// Claude Code only: `type: "http"` entries to `hookrt serve`'s endpoint on this port.
-    pub http_port: Option<u16>,
-    /// Where install records are kept.
-    pub state: PathBuf,
-}
-
-/// One file's change: its text before and after (`None`: absent).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Change {
-    pub path: PathBuf,
-    pub before: Option<String>,
-    pub after: Option<String>,
-    /// Whether a file install creates is the user's own (0600: their harness's user settings,
-    /// Codex's `config.toml`) rather than a project's (0644). An existing file keeps its mode.
-    pub private: bool,
-}
 
 /// What an install or uninstall does: the files, and what the user should know.
 #[derive(Debug, Clone, Default)]
@@ -59,19 +26,6 @@ pub struct Plan {
     pub notes: Vec<String>,
     /// Whether applying it records the files' first state (install) or forgets it (uninstall).
     pub installing: bool,
-}
-
-/// Why an install or uninstall cannot be planned.
-#[derive(Debug, thiserror::Error)]
-pub enum InstallError {
-    #[error("cannot read {path}: {1}", path = .0.display())]
-    Read(PathBuf, #[source] std::io::Error),
-    #[error("{path}: {1}; fix or remove it first", path = .0.display())]
-    Parse(PathBuf, String),
-    #[error("cannot write {path}: {1}", path = .0.display())]
-    Write(PathBuf, #[source] std::io::Error),
-    #[error("{0}")]
-    Unsupported(String),
 }
 
 /// The hookrt entries for a harness and scope, with their trust step.
@@ -139,15 +93,6 @@ pub(crate) fn writable(path: PathBuf, scope: InstallScope, t: &Target) -> Result
     match std::fs::symlink_metadata(&path) {
         Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(&path).map_err(|e| InstallError::Read(path, e)),
         _ => Ok(path),
-    }
-}
-
-/// A file's text, `None` when it does not exist.
-fn read(path: &Path) -> Result<Option<String>, InstallError> {
-    match std::fs::read_to_string(path) {
-        Ok(t) => Ok(Some(t)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(InstallError::Read(path.to_path_buf(), e)),
     }
 }
 

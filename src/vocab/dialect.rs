@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// Builds [`Dialect`] from the registration table's rows.
 macro_rules! dialect_enum {
-    ($($(#[$doc:meta])* $variant:ident $name:literal $title:literal $folder:ident :: $ty:ident,)*) => {
+    ($($(#[$doc:meta])* $variant:ident $name:literal $title:literal $folder:ident :: $ty:ident $($inside:ident)?,)*) => {
         /// A configuration dialect: whose hook files a hook came from. Each variant is a row of
         /// the registration table (`vocab/harnesses.rs`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]

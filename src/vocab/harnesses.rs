@@ -3,7 +3,9 @@
 //! names, the harness folders' module declarations and the registry of their descriptors — so
 //! adding a harness is one folder under `harness/` and one row here (docs/architecture.md).
 //!
-//! A row is `Variant "name" "Title" folder::Descriptor`, its rustdoc first. The order is the
+//! A row is `Variant "name" "Title" folder::Descriptor`, its rustdoc first, then `inside` when
+//! hookrt runs inside that harness as its hook (`hookrt hook|install <name>`, a
+//! [`HostHarness`](crate::vocab::HostHarness)). The order is the
 //! registry's: discovery reads the Claude Code family's files in this order within each scope,
 //! and a list of every harness (`hookrt schema`, the docs' tables) follows it.
 
@@ -12,23 +14,23 @@ macro_rules! harness_table {
     ($then:ident) => {
         $then! {
             /// Claude Code `settings*.json`.
-            Claude "claude" "Claude Code" claude::Claude,
+            Claude "claude" "Claude Code" claude::Claude inside,
             /// Codex `hooks.json` (and `config.toml` `[hooks]`).
-            Codex "codex" "Codex" codex::Codex,
+            Codex "codex" "Codex" codex::Codex inside,
             /// opencode `opencode.json(c)`.
             Opencode "opencode" "opencode" opencode::Opencode,
             /// Hermes `config.yaml` `hooks:` block.
-            Hermes "hermes" "Hermes" hermes::Hermes,
+            Hermes "hermes" "Hermes" hermes::Hermes inside,
             /// `.agents/hooks.json`.
             Agents "agents" ".agents" agents::Agents,
             /// hookrt / hooks-adapter native file (`events` root, canonical names).
             Native "native" "hookrt" native::Native,
             /// Gemini CLI `.gemini/settings.json` (and extensions' `hooks/hooks.json`).
-            Gemini "gemini" "Gemini CLI" gemini::Gemini,
+            Gemini "gemini" "Gemini CLI" gemini::Gemini inside,
             /// Cursor `.cursor/hooks.json`.
             Cursor "cursor" "Cursor" cursor::Cursor,
             /// GitHub Copilot CLI / coding agent `.github/hooks/*.json`, `~/.copilot/hooks/*.json`.
-            Copilot "copilot" "Copilot CLI" copilot::Copilot,
+            Copilot "copilot" "Copilot CLI" copilot::Copilot inside,
             /// Windsurf (Cascade) `.windsurf/hooks.json`, `~/.codeium/windsurf/hooks.json`.
             Windsurf "windsurf" "Windsurf" windsurf::Windsurf,
             /// Qwen Code `.qwen/settings.json` (user, project, system).

@@ -7,75 +7,70 @@
 use crate::vocab::Dialect;
 use serde::{Deserialize, Serialize};
 
-/// A harness hookrt runs inside, or the host that embeds it, for the trust of a project.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum HostHarness {
-    /// Claude Code: `projects["<dir>"].hasTrustDialogAccepted` in its global config.
-    Claude,
-    /// Codex: `[projects."<dir>"] trust_level = "trusted"` in `$CODEX_HOME/config.toml`.
-    Codex,
-    /// Gemini CLI: its folder trust.
-    Gemini,
-    /// Copilot CLI: its trusted folders.
-    Copilot,
-    /// Hermes: no record of projects (it reads no project file).
-    Hermes,
-    /// DeepSeek Harness through `hookrt/dsh`: no record of projects.
-    Dsh,
+/// Declares [`HostHarness`] from the registration table's rows marked `inside`.
+macro_rules! host_harness {
+    (@rows [$(($variant:ident $name:literal $title:literal))*]) => {
+        /// A harness hookrt runs inside, or the host that embeds it, for the trust of a project.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+        #[serde(rename_all = "lowercase")]
+        pub enum HostHarness {
+            $(
+                #[doc = concat!($title, ": hookrt runs inside it (`hookrt hook ", $name, "`); its own record says whether it trusts a project.")]
+                $variant,
+            )*
+            /// DeepSeek Harness through `hookrt/dsh`: no record of projects.
+            Dsh,
+        }
+
+        impl HostHarness {
+            /// The harnesses hookrt runs inside (`hookrt hook|install|uninstall <harness>`), in the
+            /// table's order.
+            pub const HARNESSES: &'static [HostHarness] = &[$(Self::$variant),*];
+
+            /// Every host, the harnesses and then the embedding plugins.
+            pub const ALL: &'static [HostHarness] = &[$(Self::$variant,)* Self::Dsh];
+
+            /// The dialect of the files this host reads itself, when it is a harness with hook files.
+            pub fn dialect(self) -> Option<Dialect> {
+                match self {
+                    $(HostHarness::$variant => Some(Dialect::$variant),)*
+                    HostHarness::Dsh => None,
+                }
+            }
+        }
+    };
+    (@rows [$($acc:tt)*] $(#[$doc:meta])* $variant:ident $name:literal $title:literal $folder:ident :: $ty:ident inside, $($rest:tt)*) => {
+        host_harness!(@rows [$($acc)* ($variant $name $title)] $($rest)*);
+    };
+    (@rows [$($acc:tt)*] $(#[$doc:meta])* $variant:ident $name:literal $title:literal $folder:ident :: $ty:ident, $($rest:tt)*) => {
+        host_harness!(@rows [$($acc)*] $($rest)*);
+    };
+    ($($rows:tt)*) => {
+        host_harness!(@rows [] $($rows)*);
+    };
 }
 
+crate::vocab::harnesses::harness_table!(host_harness);
+
 impl HostHarness {
-    /// The dialect of the files this host reads itself, when it is a harness with hook files.
-    pub fn dialect(self) -> Option<Dialect> {
-        match self {
-            HostHarness::Claude => Some(Dialect::Claude),
-            HostHarness::Codex => Some(Dialect::Codex),
-            HostHarness::Gemini => Some(Dialect::Gemini),
-            HostHarness::Copilot => Some(Dialect::Copilot),
-            HostHarness::Hermes => Some(Dialect::Hermes),
-            HostHarness::Dsh => None,
-        }
-    }
-
-    /// The harnesses hookrt runs inside (`hookrt hook|install|uninstall <harness>`).
-    pub const HARNESSES: [HostHarness; 5] = [Self::Claude, Self::Codex, Self::Gemini, Self::Copilot, Self::Hermes];
-
-    /// Every host, the harnesses and then the embedding plugins.
-    pub const ALL: [HostHarness; 6] = [Self::Claude, Self::Codex, Self::Gemini, Self::Copilot, Self::Hermes, Self::Dsh];
-
     /// The host a harness's dialect names, for `hookrt hook <harness>`.
     pub fn of(d: Dialect) -> Option<Self> {
-        Self::HARNESSES.into_iter().find(|h| h.dialect() == Some(d))
+        Self::HARNESSES.iter().copied().find(|h| h.dialect() == Some(d))
     }
 
     /// The host a command names (`hookrt hook codex`, `createRuntime({harness: "dsh"})`).
     pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|h| h.as_str() == name)
+        Self::ALL.iter().copied().find(|h| h.as_str() == name)
     }
 
     /// Its name in commands and history lines.
     pub fn as_str(self) -> &'static str {
-        match self {
-            HostHarness::Claude => "claude",
-            HostHarness::Codex => "codex",
-            HostHarness::Gemini => "gemini",
-            HostHarness::Copilot => "copilot",
-            HostHarness::Hermes => "hermes",
-            HostHarness::Dsh => "dsh",
-        }
+        self.dialect().map_or("dsh", Dialect::as_str)
     }
 
     /// Its name for people (`Claude Code`, `Codex`, ...).
     pub fn title(self) -> &'static str {
-        match self {
-            HostHarness::Claude => "Claude Code",
-            HostHarness::Codex => "Codex",
-            HostHarness::Gemini => "Gemini CLI",
-            HostHarness::Copilot => "Copilot CLI",
-            HostHarness::Hermes => "Hermes",
-            HostHarness::Dsh => "the dsh plugin",
-        }
+        self.dialect().map_or("the dsh plugin", Dialect::title)
     }
 }
 

@@ -8,7 +8,7 @@ mod schema;
 use crate::config::entry::{self, Entry, Unit};
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::input::{shaped, Base};
-use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
+use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{
@@ -110,6 +110,8 @@ impl AnswerReader for Agents {
 impl Aggregator for Agents {}
 
 impl Replier for Agents {}
+
+impl Installer for Agents {}
 
 impl TrustGate for Agents {}
 

@@ -11,7 +11,7 @@ mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
-use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
+use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Answer, CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult};
@@ -135,6 +135,8 @@ impl AnswerReader for Antigravity {
 impl Aggregator for Antigravity {}
 
 impl Replier for Antigravity {}
+
+impl Installer for Antigravity {}
 
 impl TrustGate for Antigravity {}
 

@@ -16,7 +16,7 @@ mod schema;
 use crate::config::{Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
 use crate::harness::family::groups::GroupRules;
 use crate::harness::tools::ToolNames;
-use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
+use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{CanonicalEvent, Dialect, EventSpec, HandlerKind, MatcherStyle, RunOutcome, Scope, Shell};
@@ -197,6 +197,8 @@ impl AnswerReader for Auggie {
 impl Aggregator for Auggie {}
 
 impl Replier for Auggie {}
+
+impl Installer for Auggie {}
 
 impl TrustGate for Auggie {
     fn why_ungated(&self, _dialect: crate::vocab::Dialect) -> String {

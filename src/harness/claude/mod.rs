@@ -2,6 +2,7 @@
 //! (docs/harnesses/claude.md). Its file shape, events and answers are the Claude Code family's,
 //! shared with the harnesses that copied them from `harness/family/`.
 
+mod install;
 pub(crate) mod plugins;
 mod schema;
 mod trust;

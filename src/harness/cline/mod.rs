@@ -12,7 +12,7 @@ mod script;
 use crate::config::entry;
 use crate::config::{Candidate, FileCtx, HandlerSpec, Hook, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
-use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
+use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, Order, RunOutcome, ToolResult};
@@ -178,6 +178,8 @@ impl AnswerReader for Cline {
 impl Aggregator for Cline {}
 
 impl Replier for Cline {}
+
+impl Installer for Cline {}
 
 impl TrustGate for Cline {
     fn why_ungated(&self, _dialect: crate::vocab::Dialect) -> String {

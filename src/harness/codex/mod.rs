@@ -3,6 +3,7 @@
 //! `transcript_path: null` when unknown, `model` and `turn_id`. Codex has no failure event: its
 //! `PostToolUse` groups run for every outcome.
 
+mod install;
 mod answer;
 pub(crate) mod trust;
 

@@ -3,6 +3,7 @@
 //! get the VS Code snake_case shape), anchored regex matchers, `permissionDecision` /
 //! `modifiedArgs` answers, its own exit-code rules, and a file's hooks run one after the other.
 
+mod install;
 mod input;
 mod reply;
 mod schema;

@@ -8,7 +8,7 @@ mod schema;
 use crate::config::entry::{self, LoadSink, Unit};
 use crate::config::{Candidate, FileCtx, Hook, Roots};
 use crate::harness::tools::ToolNames;
-use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
+use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{
@@ -152,6 +152,8 @@ impl AnswerReader for Cursor {
 impl Aggregator for Cursor {}
 
 impl Replier for Cursor {}
+
+impl Installer for Cursor {}
 
 impl TrustGate for Cursor {}
 

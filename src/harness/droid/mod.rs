@@ -12,7 +12,7 @@ mod input;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::groups::{self, GroupRules};
 use crate::harness::tools::ToolNames;
-use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
+use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope, Severity};
@@ -204,6 +204,8 @@ impl AnswerReader for Droid {
 impl Aggregator for Droid {}
 
 impl Replier for Droid {}
+
+impl Installer for Droid {}
 
 impl TrustGate for Droid {
     fn why_ungated(&self, _dialect: crate::vocab::Dialect) -> String {

@@ -4,6 +4,7 @@
 //! `hookSpecificOutput.tool_input` that merges into the tool's arguments, `sequential` groups,
 //! and `trusted_hooks.json` for project hooks.
 
+mod install;
 mod config;
 mod input;
 mod reply;

@@ -4,6 +4,7 @@
 //! tool name, answers read from stdout whatever the exit code — and only a few of them: a block
 //! on `pre_tool_call`, a keep-going on `pre_verify`, context on `pre_llm_call`.
 
+mod install;
 mod config;
 mod input;
 mod reply;

@@ -10,7 +10,7 @@ mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::stdin::{tool_output_text, Stdin, CANONICAL_ONLY};
-use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
+use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult};
@@ -120,6 +120,8 @@ impl AnswerReader for Kimi {
 impl Aggregator for Kimi {}
 
 impl Replier for Kimi {}
+
+impl Installer for Kimi {}
 
 impl TrustGate for Kimi {
     fn why_ungated(&self, _dialect: crate::vocab::Dialect) -> String {

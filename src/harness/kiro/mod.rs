@@ -11,7 +11,7 @@ mod schema;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::stdin::{tool_output_text, Stdin};
 use crate::harness::tools::ToolNames;
-use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
+use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult};
@@ -133,6 +133,8 @@ impl AnswerReader for Kiro {
 impl Aggregator for Kiro {}
 
 impl Replier for Kiro {}
+
+impl Installer for Kiro {}
 
 impl TrustGate for Kiro {}
 

@@ -10,7 +10,7 @@ mod schema;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::groups::GroupRules;
 use crate::harness::family::input::{fill_base, Base};
-use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
+use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, Harness, NameClaim, PayloadCtx};
 use crate::vocab::{CanonicalEvent, Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
 use serde_json::{Map, Value};
@@ -139,5 +139,7 @@ impl AnswerReader for Native {}
 impl Aggregator for Native {}
 
 impl Replier for Native {}
+
+impl Installer for Native {}
 
 impl TrustGate for Native {}

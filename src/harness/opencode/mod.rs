@@ -7,7 +7,7 @@ mod schema;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::groups::GroupRules;
 use crate::harness::family::input::{shaped, Base};
-use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
+use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
@@ -117,5 +117,7 @@ impl AnswerReader for Opencode {}
 impl Aggregator for Opencode {}
 
 impl Replier for Opencode {}
+
+impl Installer for Opencode {}
 
 impl TrustGate for Opencode {}

@@ -10,7 +10,7 @@ mod input;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::groups::GroupRules;
 use crate::harness::tools::ToolNames;
-use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
+use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Answer, Dialect, EventSpec, HandlerKind, MatcherStyle, RunOutcome, Scope, Shell, ToolResult};
@@ -216,6 +216,8 @@ impl Aggregator for Qwen {
 }
 
 impl Replier for Qwen {}
+
+impl Installer for Qwen {}
 
 impl TrustGate for Qwen {
     fn why_ungated(&self, _dialect: crate::vocab::Dialect) -> String {

@@ -7,7 +7,7 @@ mod schema;
 
 use crate::config::entry::{self, LoadSink};
 use crate::config::{Candidate, FileCtx, Roots};
-use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
+use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{Dialect, EventSpec, MatcherStyle, Scope, Severity, ToolClass};
@@ -93,6 +93,8 @@ impl AnswerReader for Windsurf {}
 impl Aggregator for Windsurf {}
 
 impl Replier for Windsurf {}
+
+impl Installer for Windsurf {}
 
 impl TrustGate for Windsurf {}
 
