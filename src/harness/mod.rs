@@ -12,6 +12,7 @@ macro_rules! harness_folders {
 
 crate::vocab::harnesses::harness_table!(harness_folders);
 
+pub(crate) mod descriptor;
 pub(crate) mod family;
 pub(crate) mod install;
 pub(crate) mod parts;
@@ -24,6 +25,7 @@ pub(crate) mod trust;
 
 use crate::config::{Candidate, HomeDir, HomeVars, PluginDir, Roots};
 use crate::vocab::{Answer, CanonicalEvent, Dialect, EventSpec, MatcherStyle, Shell};
+pub(crate) use descriptor::Descriptor;
 use parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -118,27 +120,55 @@ pub(crate) enum Consent {
 pub(crate) trait Harness:
     Sync + Reader + Planner + AnswerReader + Aggregator + Replier + TrustGate + Installer
 {
-    fn dialect(&self) -> Dialect;
+    /// What it is, as data (its folder's `DESCRIPTOR`).
+    fn descriptor(&self) -> &'static Descriptor;
 
-    /// The event names its files use (and a host may dispatch).
-    fn events(&self) -> &'static [EventSpec];
+    fn dialect(&self) -> Dialect {
+        self.descriptor().dialect
+    }
 
-    /// How a matcher string is read.
-    fn matcher_style(&self) -> MatcherStyle;
+    fn events(&self) -> &'static [EventSpec] {
+        self.descriptor().events
+    }
+
+    fn matcher_style(&self) -> MatcherStyle {
+        self.descriptor().matcher_style
+    }
 
     fn discovery(&self) -> Discovery {
-        Discovery::Own
+        self.descriptor().discovery
     }
 
-    /// Its own folder when a variable moves it (`$CODEX_HOME`): hookrt reads the variable once
-    /// with the other options, and its files, trust records and install entries follow it.
     fn home_dir(&self) -> Option<HomeDir> {
-        None
+        self.descriptor().home_dir
     }
 
-    /// Its own names of tools, by Claude's name; `None` when it names them as Claude Code does.
     fn tool_names(&self) -> Option<&'static tools::ToolNames> {
-        None
+        self.descriptor().tool_names
+    }
+
+    fn path_fallback(&self) -> Option<u8> {
+        self.descriptor().path_fallback
+    }
+
+    fn stdin_newline(&self) -> bool {
+        self.descriptor().stdin_newline
+    }
+
+    fn stdin_pretty(&self) -> bool {
+        self.descriptor().stdin_pretty
+    }
+
+    fn env_removed(&self) -> &'static [&'static str] {
+        self.descriptor().env_removed
+    }
+
+    fn env_file(&self) -> bool {
+        self.descriptor().env_file
+    }
+
+    fn shell(&self) -> Shell {
+        self.descriptor().shell
     }
 
     /// Its discovery rows, in reading order.
@@ -147,13 +177,6 @@ pub(crate) trait Harness:
     /// Whether a file at this path is one of its files (for an explicitly named file).
     fn owns_path(&self, _path: &Path) -> bool {
         false
-    }
-
-    /// When its path rule also takes names other harnesses' files have (`settings*.json`,
-    /// `config.toml`, `*.yaml`, the `.agents` folder Antigravity shares): the rank at which it
-    /// is tried after every harness whose rule is its own folder or file name, lowest first.
-    fn path_fallback(&self) -> Option<u8> {
-        None
     }
 
     /// Whether these event names under `hooks` are its own (for an explicitly named file).
@@ -179,35 +202,9 @@ pub(crate) trait Harness:
     /// The JSON object its hook reads on stdin.
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value>;
 
-    /// Whether the stdin JSON ends with a newline.
-    fn stdin_newline(&self) -> bool {
-        true
-    }
-
-    /// Whether the stdin JSON is indented (two spaces, as `JSON.stringify(v, null, 2)`).
-    fn stdin_pretty(&self) -> bool {
-        false
-    }
-
     /// Variables it adds to a hook's environment (the hook's own `env` comes after and wins).
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
         vec![("CLAUDE_PROJECT_DIR".into(), e.project_dir.to_owned())]
-    }
-
-    /// Variables of the host's environment it keeps from its hooks; a trailing `*` is a prefix.
-    fn env_removed(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    /// Whether its hooks of SessionStart, Setup, CwdChanged and FileChanged get a
-    /// `CLAUDE_ENV_FILE` to export variables through.
-    fn env_file(&self) -> bool {
-        false
-    }
-
-    /// The shell its hooks' command strings run in.
-    fn shell(&self) -> Shell {
-        Shell::Sh
     }
 
     /// The command string as it reaches the shell (Gemini substitutes its variables first).

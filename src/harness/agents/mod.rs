@@ -8,6 +8,7 @@ mod schema;
 use crate::config::entry::{self, Entry, Unit};
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::input::{shaped, Base};
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -28,25 +29,21 @@ pub(crate) static EVENTS: [EventSpec; 3] = [
     EventSpec::named("Stop", E::TurnStop),
 ];
 
+/// What it is, as data.
+static DESCRIPTOR: Descriptor = Descriptor {
+    discovery: Discovery::Family,
+    env_file: true,
+    path_fallback: Some(3),
+    ..Descriptor::new(Dialect::Agents, &EVENTS, MatcherStyle::LiteralOrRegex)
+};
+
 impl Harness for Agents {
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
+    }
+
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         Some(&schema::SCHEMA)
-    }
-
-    fn dialect(&self) -> Dialect {
-        Dialect::Agents
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::LiteralOrRegex
-    }
-
-    fn discovery(&self) -> Discovery {
-        Discovery::Family
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {
@@ -57,16 +54,8 @@ impl Harness for Agents {
         crate::config::candidate::path_parts(path).1 == ".agents"
     }
 
-    fn path_fallback(&self) -> Option<u8> {
-        Some(3)
-    }
-
     fn file_kind(&self, _path: &Path) -> &'static str {
         ".agents hooks file"
-    }
-
-    fn env_file(&self) -> bool {
-        true
     }
 
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {

@@ -11,6 +11,7 @@ mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -44,22 +45,16 @@ const TOOL_NAMES: &ToolNames = &[
     ("Edit", &["replace_file_content"]),
 ];
 
+/// What it is, as data. Matchers: a regular expression on Antigravity's tool names; `""` and `*`
+/// match every tool.
+static DESCRIPTOR: Descriptor = Descriptor {
+    tool_names: Some(TOOL_NAMES),
+    ..Descriptor::new(Dialect::Antigravity, &EVENTS, MatcherStyle::Regex)
+};
+
 impl Harness for Antigravity {
-    fn dialect(&self) -> Dialect {
-        Dialect::Antigravity
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    /// A regular expression on Antigravity's tool names; `""` and `*` match every tool.
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::Regex
-    }
-
-    fn tool_names(&self) -> Option<&'static ToolNames> {
-        Some(TOOL_NAMES)
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {

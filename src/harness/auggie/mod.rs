@@ -16,6 +16,7 @@ mod schema;
 use crate::config::{Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
 use crate::harness::family::groups::GroupRules;
 use crate::harness::tools::ToolNames;
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -63,22 +64,20 @@ const TOOL_NAMES: &ToolNames = &[
     ("WebSearch", &["web-search"]),
 ];
 
+/// What it is, as data. Matchers: `new RegExp(matcher).test(tool_name)`, unanchored; `""` and
+/// `.*` match every tool. Stdin: `JSON.stringify(event, replacer, 2)`. Commands that need a
+/// shell run in `bash -c`.
+static DESCRIPTOR: Descriptor = Descriptor {
+    tool_names: Some(TOOL_NAMES),
+    stdin_newline: false,
+    stdin_pretty: true,
+    shell: Shell::Bash,
+    ..Descriptor::new(Dialect::Auggie, &EVENTS, MatcherStyle::Regex)
+};
+
 impl Harness for Auggie {
-    fn dialect(&self) -> Dialect {
-        Dialect::Auggie
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    /// `new RegExp(matcher).test(tool_name)`: unanchored; `""` and `.*` match every tool.
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::Regex
-    }
-
-    fn tool_names(&self) -> Option<&'static ToolNames> {
-        Some(TOOL_NAMES)
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
     }
 
     /// Highest precedence first, the order Auggie merges them in.
@@ -109,22 +108,8 @@ impl Harness for Auggie {
         input::input(ctx)
     }
 
-    fn stdin_newline(&self) -> bool {
-        false
-    }
-
-    /// `JSON.stringify(event, replacer, 2)`.
-    fn stdin_pretty(&self) -> bool {
-        true
-    }
-
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
         input::env(e)
-    }
-
-    /// Commands that need a shell run in `bash -c`.
-    fn shell(&self) -> Shell {
-        Shell::Bash
     }
 }
 

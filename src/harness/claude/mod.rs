@@ -8,9 +8,10 @@ mod schema;
 mod trust;
 
 use crate::config::{Candidate, FileCtx, LoadSink, PluginDir, Roots};
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};
-use crate::vocab::{CanonicalEvent, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope};
+use crate::vocab::{CanonicalEvent, Dialect, MatcherStyle, RunOutcome, Scope};
 use crate::harness::family::groups::GroupRules;
 use crate::harness::family::{answer, events, family_kinds, input, parse_member};
 use serde_json::{Map, Value};
@@ -20,27 +21,23 @@ pub(crate) struct Claude;
 
 const RULES: GroupRules = GroupRules::seconds(true, true, family_kinds);
 
+/// What it is, as data.
+static DESCRIPTOR: Descriptor = Descriptor {
+    discovery: Discovery::Family,
+    env_file: true,
+    path_fallback: Some(1),
+    ..Descriptor::new(Dialect::Claude, &events::EVENTS, MatcherStyle::LiteralOrRegex)
+};
+
 impl Harness for Claude {
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
+    }
+
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         static S: crate::harness::schema::FileSchema =
             crate::harness::schema::FileSchema::of::<schema::ClaudeSettings>();
         Some(&S)
-    }
-
-    fn dialect(&self) -> Dialect {
-        Dialect::Claude
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &events::EVENTS
-    }
-
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::LiteralOrRegex
-    }
-
-    fn discovery(&self) -> Discovery {
-        Discovery::Family
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {
@@ -54,10 +51,6 @@ impl Harness for Claude {
     fn owns_path(&self, path: &Path) -> bool {
         let (name, parent, _) = crate::config::candidate::path_parts(path);
         parent == ".claude" || (name.starts_with("settings") && name.ends_with(".json"))
-    }
-
-    fn path_fallback(&self) -> Option<u8> {
-        Some(1)
     }
 
     fn file_kind(&self, _path: &Path) -> &'static str {
@@ -75,10 +68,6 @@ impl Harness for Claude {
             ("CLAUDE_CODE_SESSION_ID".into(), e.session_id.to_owned()),
             ("CLAUDE_PROJECT_DIR".into(), e.project_dir.to_owned()),
         ]
-    }
-
-    fn env_file(&self) -> bool {
-        true
     }
 
     fn policy_files(&self, at: Option<&Path>) -> Vec<Candidate> {

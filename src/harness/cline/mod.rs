@@ -12,6 +12,7 @@ mod script;
 use crate::config::entry;
 use crate::config::{Candidate, FileCtx, HandlerSpec, Hook, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -72,21 +73,16 @@ const TOOL_NAMES: &ToolNames = &[
     ("Write", &["editor"]),
 ];
 
+/// What it is, as data.
+static DESCRIPTOR: Descriptor = Descriptor {
+    tool_names: Some(TOOL_NAMES),
+    stdin_newline: false,
+    ..Descriptor::new(Dialect::Cline, &EVENTS, MatcherStyle::LiteralOrRegex)
+};
+
 impl Harness for Cline {
-    fn dialect(&self) -> Dialect {
-        Dialect::Cline
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::LiteralOrRegex
-    }
-
-    fn tool_names(&self) -> Option<&'static ToolNames> {
-        Some(TOOL_NAMES)
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
     }
 
     /// Every hook file of the four folders, in path order (Cline sorts them together).
@@ -104,10 +100,6 @@ impl Harness for Cline {
 
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         input::input(ctx)
-    }
-
-    fn stdin_newline(&self) -> bool {
-        false
     }
 
     /// Cline passes its own environment on unchanged.

@@ -11,6 +11,7 @@ use crate::config::{HomeDir, Candidate, FileCtx, Hook, LoadSink, Roots};
 use crate::harness::family::groups::GroupRules;
 use crate::harness::stdin::{tool_output_text, Stdin, CANONICAL_ONLY};
 use crate::harness::trust::{TrustCtx, Verdict};
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -46,7 +47,21 @@ const RULES: GroupRules = GroupRules::seconds(true, true, crate::harness::family
 /// Codex's folder: `$CODEX_HOME`, else `~/.codex`.
 pub(crate) const HOME: HomeDir = HomeDir { var: "CODEX_HOME", default: ".codex" };
 
+/// What it is, as data.
+static DESCRIPTOR: Descriptor = Descriptor {
+    discovery: Discovery::Family,
+    home_dir: Some(HOME),
+    stdin_newline: false,
+    shell: Shell::Bash,
+    path_fallback: Some(0),
+    ..Descriptor::new(Dialect::Codex, &EVENTS, MatcherStyle::ExactOrRegex)
+};
+
 impl Harness for Codex {
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
+    }
+
     /// The published schema is `hooks.json`'s, which must have its `hooks`.
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<CodexHooksFile>();
@@ -63,26 +78,6 @@ impl Harness for Codex {
         }
     }
 
-    fn dialect(&self) -> Dialect {
-        Dialect::Codex
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::ExactOrRegex
-    }
-
-    fn home_dir(&self) -> Option<HomeDir> {
-        Some(HOME)
-    }
-
-    fn discovery(&self) -> Discovery {
-        Discovery::Family
-    }
-
     fn files(&self, r: Roots) -> Vec<Candidate> {
         vec![
             Candidate::of(r.dir(HOME).join("hooks.json"), Dialect::Codex, Scope::Global),
@@ -95,10 +90,6 @@ impl Harness for Codex {
     fn owns_path(&self, path: &Path) -> bool {
         let (name, parent, _) = crate::config::candidate::path_parts(path);
         parent == ".codex" || name == "config.toml"
-    }
-
-    fn path_fallback(&self) -> Option<u8> {
-        Some(0)
     }
 
     fn file_kind(&self, path: &Path) -> &'static str {
@@ -117,17 +108,9 @@ impl Harness for Codex {
         }
     }
 
-    fn stdin_newline(&self) -> bool {
-        false
-    }
-
     /// Codex adds nothing to a hook's environment.
     fn env(&self, _e: &EnvCtx) -> Vec<(String, String)> {
         Vec::new()
-    }
-
-    fn shell(&self) -> Shell {
-        Shell::Bash
     }
 }
 

@@ -13,6 +13,7 @@ use crate::config::candidate::sorted_dir;
 use crate::config::entry::{self, Entry, Unit};
 use crate::config::{HomeDir, Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, NameClaim, PayloadCtx};
 use crate::vocab::text::quote;
@@ -83,29 +84,23 @@ const TOOL_NAMES: &ToolNames = &[
 /// Copilot CLI's folder: `$COPILOT_HOME`, else `~/.copilot`.
 pub(crate) const HOME: HomeDir = HomeDir { var: "COPILOT_HOME", default: ".copilot" };
 
+/// What it is, as data.
+static DESCRIPTOR: Descriptor = Descriptor {
+    home_dir: Some(HOME),
+    tool_names: Some(TOOL_NAMES),
+    stdin_newline: false,
+    env_removed: &["COPILOT_PROVIDER_*", "COPILOT_OFFLINE"],
+    shell: Shell::Bash,
+    ..Descriptor::new(Dialect::Copilot, &EVENTS, MatcherStyle::Anchored)
+};
+
 impl Harness for Copilot {
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
+    }
+
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         Some(&schema::SCHEMA)
-    }
-
-    fn dialect(&self) -> Dialect {
-        Dialect::Copilot
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::Anchored
-    }
-
-    fn home_dir(&self) -> Option<HomeDir> {
-        Some(HOME)
-    }
-
-    fn tool_names(&self) -> Option<&'static ToolNames> {
-        Some(TOOL_NAMES)
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {
@@ -142,18 +137,6 @@ impl Harness for Copilot {
             ("COPILOT_CLI".into(), "1".into()),
             ("CLAUDE_PROJECT_DIR".into(), e.project_dir.to_owned()),
         ]
-    }
-
-    fn env_removed(&self) -> &'static [&'static str] {
-        &["COPILOT_PROVIDER_*", "COPILOT_OFFLINE"]
-    }
-
-    fn shell(&self) -> Shell {
-        Shell::Bash
-    }
-
-    fn stdin_newline(&self) -> bool {
-        false
     }
 }
 

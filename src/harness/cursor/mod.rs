@@ -8,6 +8,7 @@ mod schema;
 use crate::config::entry::{self, LoadSink, Unit};
 use crate::config::{Candidate, FileCtx, Hook, Roots};
 use crate::harness::tools::ToolNames;
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -63,26 +64,20 @@ const TOOL_NAMES: &ToolNames = &[
     ("Task", &["Task"]),
 ];
 
+/// What it is, as data.
+static DESCRIPTOR: Descriptor = Descriptor {
+    tool_names: Some(TOOL_NAMES),
+    ..Descriptor::new(Dialect::Cursor, &EVENTS, MatcherStyle::LiteralOrRegex)
+};
+
 impl Harness for Cursor {
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
+    }
+
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<schema::CursorFile>();
         Some(&S)
-    }
-
-    fn dialect(&self) -> Dialect {
-        Dialect::Cursor
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::LiteralOrRegex
-    }
-
-    fn tool_names(&self) -> Option<&'static ToolNames> {
-        Some(TOOL_NAMES)
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {

@@ -12,6 +12,7 @@ mod input;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::groups::{self, GroupRules};
 use crate::harness::tools::ToolNames;
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -77,21 +78,17 @@ const TOOL_NAMES: &ToolNames = &[
     ("Task", &["Task"]),
 ];
 
+/// What it is, as data.
+static DESCRIPTOR: Descriptor = Descriptor {
+    tool_names: Some(TOOL_NAMES),
+    stdin_newline: false,
+    env_file: true,
+    ..Descriptor::new(Dialect::Droid, &EVENTS, MatcherStyle::LiteralOrRegex)
+};
+
 impl Harness for Droid {
-    fn dialect(&self) -> Dialect {
-        Dialect::Droid
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::LiteralOrRegex
-    }
-
-    fn tool_names(&self) -> Option<&'static ToolNames> {
-        Some(TOOL_NAMES)
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {
@@ -133,16 +130,8 @@ impl Harness for Droid {
         input::input(ctx)
     }
 
-    fn stdin_newline(&self) -> bool {
-        false
-    }
-
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
         input::env(e)
-    }
-
-    fn env_file(&self) -> bool {
-        true
     }
 }
 

@@ -15,6 +15,7 @@ mod trust;
 use crate::config::candidate::sorted_dir;
 use crate::config::{Candidate, FileCtx, Hook, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Consent, EnvCtx, Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -60,25 +61,21 @@ const TOOL_NAMES: &ToolNames = &[
     ("TodoWrite", &["write_todos"]),
 ];
 
+/// What it is, as data.
+static DESCRIPTOR: Descriptor = Descriptor {
+    tool_names: Some(TOOL_NAMES),
+    stdin_newline: false,
+    shell: Shell::Bash,
+    ..Descriptor::new(Dialect::Gemini, &EVENTS, MatcherStyle::Regex)
+};
+
 impl Harness for Gemini {
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
+    }
+
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         Some(&schema::SCHEMA)
-    }
-
-    fn dialect(&self) -> Dialect {
-        Dialect::Gemini
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::Regex
-    }
-
-    fn tool_names(&self) -> Option<&'static ToolNames> {
-        Some(TOOL_NAMES)
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {
@@ -110,16 +107,8 @@ impl Harness for Gemini {
         input::input(ctx)
     }
 
-    fn stdin_newline(&self) -> bool {
-        false
-    }
-
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
         run::env(e)
-    }
-
-    fn shell(&self) -> Shell {
-        Shell::Bash
     }
 
     fn expand_command(&self, command: &str, env: &[(String, String)]) -> String {

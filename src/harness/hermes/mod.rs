@@ -13,6 +13,7 @@ mod trust;
 
 use crate::config::{HomeDir, Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Consent, Discovery, EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -75,34 +76,24 @@ const TOOL_NAMES: &ToolNames = &[
 /// Hermes's folder: `$HERMES_HOME`, else `~/.hermes`.
 pub(crate) const HOME: HomeDir = HomeDir { var: "HERMES_HOME", default: ".hermes" };
 
+/// What it is, as data.
+static DESCRIPTOR: Descriptor = Descriptor {
+    discovery: Discovery::Family,
+    home_dir: Some(HOME),
+    tool_names: Some(TOOL_NAMES),
+    stdin_newline: false,
+    path_fallback: Some(2),
+    ..Descriptor::new(Dialect::Hermes, &EVENTS, MatcherStyle::Full)
+};
+
 impl Harness for Hermes {
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
+    }
+
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<schema::HermesConfig>();
         Some(&S)
-    }
-
-    fn dialect(&self) -> Dialect {
-        Dialect::Hermes
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::Full
-    }
-
-    fn home_dir(&self) -> Option<HomeDir> {
-        Some(HOME)
-    }
-
-    fn tool_names(&self) -> Option<&'static ToolNames> {
-        Some(TOOL_NAMES)
-    }
-
-    fn discovery(&self) -> Discovery {
-        Discovery::Family
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {
@@ -114,20 +105,12 @@ impl Harness for Hermes {
         parent == ".hermes" || name.ends_with(".yaml") || name.ends_with(".yml")
     }
 
-    fn path_fallback(&self) -> Option<u8> {
-        Some(2)
-    }
-
     fn file_kind(&self, _path: &Path) -> &'static str {
         "Hermes config.yaml"
     }
 
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value> {
         input::input(ctx)
-    }
-
-    fn stdin_newline(&self) -> bool {
-        false
     }
 
     /// Hermes runs hooks with its own environment: the session, and where its files are.

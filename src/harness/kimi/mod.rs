@@ -10,6 +10,7 @@ mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::stdin::{tool_output_text, Stdin, CANONICAL_ONLY};
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -43,18 +44,13 @@ pub(crate) static EVENTS: [EventSpec; 13] = [
 /// Kimi's default hook timeout.
 pub(crate) const DEFAULT_TIMEOUT_SECS: f64 = 30.0;
 
+/// What it is, as data. Matchers: a JavaScript regular expression, unanchored; empty matches
+/// everything.
+static DESCRIPTOR: Descriptor = Descriptor::new(Dialect::Kimi, &EVENTS, MatcherStyle::Regex);
+
 impl Harness for Kimi {
-    fn dialect(&self) -> Dialect {
-        Dialect::Kimi
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    /// A JavaScript regular expression, unanchored; empty matches everything.
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::Regex
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {

@@ -11,6 +11,7 @@ mod schema;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::stdin::{tool_output_text, Stdin};
 use crate::harness::tools::ToolNames;
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -43,22 +44,15 @@ const TOOL_NAMES: &ToolNames = &[
     ("Edit", &["fs_write"]),
 ];
 
+/// What it is, as data. Matchers: a regular expression on Kiro's tool names, unanchored.
+static DESCRIPTOR: Descriptor = Descriptor {
+    tool_names: Some(TOOL_NAMES),
+    ..Descriptor::new(Dialect::Kiro, &EVENTS, MatcherStyle::Regex)
+};
+
 impl Harness for Kiro {
-    fn dialect(&self) -> Dialect {
-        Dialect::Kiro
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    /// A regular expression on Kiro's tool names, unanchored.
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::Regex
-    }
-
-    fn tool_names(&self) -> Option<&'static ToolNames> {
-        Some(TOOL_NAMES)
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {

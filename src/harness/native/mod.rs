@@ -10,6 +10,7 @@ mod schema;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::groups::GroupRules;
 use crate::harness::family::input::{fill_base, Base};
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, Harness, NameClaim, PayloadCtx};
 use crate::vocab::{CanonicalEvent, Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
@@ -44,25 +45,20 @@ fn family_named(name: &str) -> bool {
 
 const RULES: GroupRules = GroupRules::seconds(false, true, HandlerKind::from_type);
 
+/// What it is, as data.
+static DESCRIPTOR: Descriptor = Descriptor {
+    discovery: Discovery::Family,
+    env_file: true,
+    ..Descriptor::new(Dialect::Native, &EVENTS, MatcherStyle::LiteralOrRegex)
+};
+
 impl Harness for Native {
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
+    }
+
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         Some(&schema::SCHEMA)
-    }
-
-    fn dialect(&self) -> Dialect {
-        Dialect::Native
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::LiteralOrRegex
-    }
-
-    fn discovery(&self) -> Discovery {
-        Discovery::Family
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {
@@ -84,10 +80,6 @@ impl Harness for Native {
 
     fn file_kind(&self, _path: &Path) -> &'static str {
         "hookrt hooks file"
-    }
-
-    fn env_file(&self) -> bool {
-        true
     }
 
     /// A hook under a Claude Code event name has Claude Code's variables.

@@ -7,6 +7,7 @@ mod schema;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::groups::GroupRules;
 use crate::harness::family::input::{shaped, Base};
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -43,27 +44,21 @@ fn kinds(ty: &str) -> Option<HandlerKind> {
 
 const RULES: GroupRules = GroupRules::seconds(false, false, kinds);
 
+/// What it is, as data.
+static DESCRIPTOR: Descriptor = Descriptor {
+    discovery: Discovery::Family,
+    ..Descriptor::new(Dialect::Opencode, &EVENTS, MatcherStyle::Regex)
+};
+
 impl Harness for Opencode {
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
+    }
+
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         static S: crate::harness::schema::FileSchema =
             crate::harness::schema::FileSchema::of::<schema::OpencodeConfig>();
         Some(&S)
-    }
-
-    fn dialect(&self) -> Dialect {
-        Dialect::Opencode
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::Regex
-    }
-
-    fn discovery(&self) -> Discovery {
-        Discovery::Family
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {

@@ -10,6 +10,7 @@ mod input;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::groups::GroupRules;
 use crate::harness::tools::ToolNames;
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -76,28 +77,23 @@ const TOOL_NAMES: &ToolNames = &[
     ("AskUserQuestion", &["ask_user_question"]),
 ];
 
+/// What it is, as data. Matchers: an unanchored regular expression (`run` matches
+/// `run_shell_command`); `""`, `*` and `.*` match every tool.
+static DESCRIPTOR: Descriptor = Descriptor {
+    tool_names: Some(TOOL_NAMES),
+    stdin_newline: false,
+    shell: Shell::Bash,
+    ..Descriptor::new(Dialect::Qwen, &EVENTS, MatcherStyle::EntryList)
+};
+
 impl Harness for Qwen {
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
+    }
+
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<QwenSettings>();
         Some(&S)
-    }
-
-    fn dialect(&self) -> Dialect {
-        Dialect::Qwen
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    /// An unanchored regular expression (`run` matches `run_shell_command`); `""`, `*` and `.*`
-    /// match every tool.
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::EntryList
-    }
-
-    fn tool_names(&self) -> Option<&'static ToolNames> {
-        Some(TOOL_NAMES)
     }
 
     /// System, user, project — the order Qwen Code merges its settings in.
@@ -121,10 +117,6 @@ impl Harness for Qwen {
         input::input(ctx)
     }
 
-    fn stdin_newline(&self) -> bool {
-        false
-    }
-
     /// `QWEN_PROJECT_DIR`, `GEMINI_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` are the session's
     /// working directory; `QWEN_CODE_SESSION_ID` its id.
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
@@ -141,10 +133,6 @@ impl Harness for Qwen {
         let slug: String = e.project_dir.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
         v.push(("QWEN_CODE_PROJECT_DIR".into(), e.home.join(".qwen/projects").join(slug).display().to_string()));
         v
-    }
-
-    fn shell(&self) -> Shell {
-        Shell::Bash
     }
 }
 

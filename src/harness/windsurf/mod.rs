@@ -7,6 +7,7 @@ mod schema;
 
 use crate::config::entry::{self, LoadSink};
 use crate::config::{Candidate, FileCtx, Roots};
+use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
@@ -29,22 +30,17 @@ pub(crate) static EVENTS: [EventSpec; 10] = [
     EventSpec::plain("post_cascade_response", E::AgentResponse),
 ];
 
+/// What it is, as data.
+static DESCRIPTOR: Descriptor = Descriptor::new(Dialect::Windsurf, &EVENTS, MatcherStyle::Regex);
+
 impl Harness for Windsurf {
+    fn descriptor(&self) -> &'static Descriptor {
+        &DESCRIPTOR
+    }
+
     fn file_schema(&self) -> Option<&'static crate::harness::schema::FileSchema> {
         static S: crate::harness::schema::FileSchema = crate::harness::schema::FileSchema::of::<schema::WindsurfFile>();
         Some(&S)
-    }
-
-    fn dialect(&self) -> Dialect {
-        Dialect::Windsurf
-    }
-
-    fn events(&self) -> &'static [EventSpec] {
-        &EVENTS
-    }
-
-    fn matcher_style(&self) -> MatcherStyle {
-        MatcherStyle::Regex
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {
