@@ -1,258 +1,169 @@
-//! One dispatch as a host asks for it, what every hook of it shares ([`DispatchCtx`]), and its
-//! result.
+//! One dispatch, from the host's request to its result: plan the hooks (the host's callbacks,
+//! then the files'), admit them (`if` rules, `once`), run them (`run_plan.rs`), settle each run
+//! and let each harness aggregate its own, fold across harnesses, record the history line.
 
-use crate::config::{HandlerSpec, Hook};
-use crate::contract::{payload, Outcome};
-use crate::handler::RunParts;
-use crate::harness::{EnvCtx, PayloadCtx, SessionFacts};
-use crate::runtime::env_file::EnvFiles;
-use crate::runtime::options::{Resolved, RunPolicy};
-use crate::vocab::text::{epoch_ms_now, iso_now, path_text, quote, secs_label};
-use crate::vocab::CanonicalEvent;
-use serde::Serialize;
+use crate::config::Hook;
+use crate::contract::fold;
+use crate::load::Loaded;
+use crate::runtime::options::Resolved;
+use crate::runtime::request::{DispatchCtx, DispatchError, DispatchRequest, DispatchResult, Run};
+use crate::runtime::{lock, Runtime, MAX_ONCE};
+use crate::vocab::{DispatchEvent, RunOutcome};
 use serde_json::{Map, Value};
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
 
-pub(crate) use crate::runtime::execute::ProgressSink;
-pub use crate::runtime::execute::Run;
-
-/// Why a dispatch has no result.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DispatchError {
-    /// The event name is not any dialect's spelling.
-    #[error("unknown event {}", quote(.0))]
-    UnknownEvent(String),
-    /// The host's signal fired; every hook of the dispatch has been killed.
-    #[error("hook aborted by the host")]
-    Aborted,
-    /// `close()` was called.
-    #[error("runtime is closed")]
-    Closed,
-}
-
-/// One dispatch as a host asks for it.
-#[derive(Debug, Clone, Default)]
-pub struct DispatchRequest {
-    pub event: String,
-    pub payload: Map<String, Value>,
-    /// Overrides the subject derived from the payload.
-    pub subject: Option<String>,
-    /// Working directory of this dispatch (hook cwd, `cwd` field).
-    pub cwd: Option<String>,
-    /// Told when each hook starts and ends (the JS API's `onProgress`).
-    pub progress: Option<ProgressSink>,
-    /// The environment hook processes start from instead of this process's (`hookrt serve`:
-    /// the calling `hookrt hook`'s, so hooks see the session's variables, not the server's).
-    pub env: Option<BaseEnv>,
-}
-
-pub use crate::handler::BaseEnv;
-
-impl PartialEq for DispatchRequest {
-    fn eq(&self, o: &Self) -> bool {
-        self.event == o.event && self.payload == o.payload && self.subject == o.subject && self.cwd == o.cwd
-    }
-}
-
-/// The result of a dispatch: `{canonical, outcome, runs}`.
-#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct DispatchResult {
-    pub canonical: CanonicalEvent,
-    pub outcome: Outcome,
-    pub runs: Vec<Run>,
-}
-
-impl DispatchResult {
-    pub fn empty(canonical: CanonicalEvent) -> Self {
-        DispatchResult { canonical, outcome: Outcome::empty(), runs: Vec::new() }
-    }
-}
-
-/// What every hook of one dispatch shares: the event, the host payload, where hooks run, what
-/// the session said before, and the `CLAUDE_ENV_FILE`s of events that export variables. Built
-/// once per dispatch (and by `trial` for a single hook).
-pub(crate) struct DispatchCtx {
-    pub canonical: CanonicalEvent,
-    pub payload: Map<String, Value>,
-    pub cwd: PathBuf,
-    /// `cwd` as text, as hooks read it.
-    cwd_text: String,
-    pub project_dir: String,
-    ts: String,
-    ts_ms: i64,
-    pub env_files: Option<EnvFiles>,
-    /// Consecutive blocked Stops of this session so far (Cursor's `loop_count`).
-    pub loop_count: u32,
-    /// What earlier dispatches of the session said (`prompt_id`, the turn's prompt).
-    pub session: SessionFacts,
-    /// The environment hooks start from, when not this process's.
-    pub base_env: Option<BaseEnv>,
-}
-
-impl DispatchCtx {
-    pub(crate) fn new(
-        opts: &Resolved,
-        canonical: CanonicalEvent,
-        payload: Map<String, Value>,
-        cwd: Option<String>,
-    ) -> Self {
-        let policy = &opts.policy;
-        // The dispatch's cwd, else the project directory, else the runtime's cwd.
-        let cwd = cwd.map(PathBuf::from).or_else(|| policy.project_dir.clone()).unwrap_or_else(|| policy.cwd.clone());
-        let cwd_text = path_text(&cwd);
-        let project_dir = policy.project_dir.as_deref().map_or_else(|| cwd_text.clone(), path_text);
-        let session = crate::harness::session_of(&payload);
-        let env_files =
-            canonical.takes_env_file().then(|| EnvFiles::new(&opts.load.home, session, env_file_stem(canonical)));
-        DispatchCtx {
-            canonical,
-            payload,
-            cwd,
-            cwd_text,
-            project_dir,
-            ts: iso_now(),
-            ts_ms: epoch_ms_now(),
-            env_files,
-            loop_count: 0,
-            session: SessionFacts::default(),
-            base_env: None,
+impl Runtime {
+    /// The hooks to run: the host's callbacks first (its own), then the files', in their order.
+    fn plan(&self, loaded: &Loaded, ev: DispatchEvent, subject: Option<&str>) -> Vec<Arc<Hook>> {
+        match self.host_hooks.table() {
+            Some(host) => {
+                let mut plan = host.plan(ev, subject);
+                plan.extend(loaded.table.plan(ev, subject));
+                plan
+            }
+            None => loaded.table.plan(ev, subject),
         }
     }
 
-    /// The JSON a hook reads, shaped for its harness.
-    fn input_for(&self, policy: &RunPolicy, hook: &Hook) -> Map<String, Value> {
-        let pctx = PayloadCtx {
-            host: &self.payload,
-            canonical: self.canonical,
-            spelling: &hook.event,
-            cwd: &self.cwd_text,
-            model: policy.model.as_deref(),
-            turn_id: policy.turn_id.as_deref(),
-            ts: &self.ts,
-            ts_ms: self.ts_ms,
-            loop_count: self.loop_count,
-            session: &self.session,
-        };
-        payload::hook_input(&pctx, hook)
+    /// Whether a dispatch of this event writes a history line for hooks left out for trust.
+    pub(super) fn records_skips(&self, ev: DispatchEvent) -> bool {
+        self.history.is_some() && self.loaded().skipped_for(ev.canonical).next().is_some()
     }
 
-    /// Everything one run of `hook` needs, owned.
-    pub(crate) fn parts(&self, opts: &Resolved, hook: &Hook) -> RunParts {
-        self.parts_with(opts, hook, None)
-    }
-
-    /// [`DispatchCtx::parts`], with the `tool_input` a previous hook of a chain returned.
-    pub(crate) fn parts_with(&self, opts: &Resolved, hook: &Hook, tool_input: Option<&Value>) -> RunParts {
-        let policy = &opts.policy;
-        let mut input = self.input_for(policy, hook);
-        if let Some(t) = tool_input {
-            input.insert("tool_input".into(), t.clone());
+    /// Runs every matching hook and folds their answers: plan, run, fold, settle.
+    pub async fn dispatch(
+        &self,
+        req: DispatchRequest,
+        cancel: &CancellationToken,
+    ) -> Result<DispatchResult, DispatchError> {
+        if self.is_closed() {
+            return Err(DispatchError::Closed);
         }
-        let secs = hook.timeout.or(policy.timeout_sec).unwrap_or_else(|| hook.handler.kind().default_timeout_secs());
-        let h = crate::harness::of(hook.dialect);
-        // A callback runs in the host's own process: it has no environment to be given.
-        let own_process = !matches!(hook.handler, HandlerSpec::Callback { .. });
-        let (env, own) = if own_process { self.env_for(opts, hook, &input) } else { (Vec::new(), 0) };
-        let command = match &hook.handler {
-            HandlerSpec::Shell { command, args: None, .. } => Some(h.expand_command(command, &env[..own])),
-            _ => None,
-        };
-        // Copilot `cwd`, Windsurf `working_directory`: relative to the project directory.
-        let cwd = match &hook.harness.cwd {
-            Some(c) => Path::new(&self.project_dir).join(c),
-            None => self.cwd.clone(),
-        };
-        RunParts {
-            input_json: serde_json::to_string(&input).unwrap_or_else(|_| "{}".into()),
-            // Only a command hook reads these bytes; the other kinds send `input_json`.
-            stdin: match hook.handler {
-                HandlerSpec::Shell { .. } => payload::to_stdin(&input, hook),
-                _ => Vec::new(),
-            },
-            cwd,
-            project_dir: self.project_dir.clone(),
-            timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),
-            timeout_label: secs_label(secs),
-            env,
-            env_remove: if own_process { removed_vars(h.env_removed(), self.base_env.as_deref()) } else { Vec::new() },
-            base_env: self.base_env.clone(),
-            shell: h.shell(),
-            command,
+        let ev = Self::resolve_event(&req.event)?;
+        if cancel.is_cancelled() {
+            return Err(DispatchError::Aborted);
         }
+        let started = std::time::Instant::now();
+        let DispatchRequest { event, mut payload, subject, cwd, progress, env } = req;
+        let ticket = self.stop_guard.prepare(ev.canonical, &mut payload);
+        let loaded = self.loaded();
+        let targets = loaded.table.outbound_for(ev.canonical);
+        let host_cwd = || cwd.clone().unwrap_or_else(|| crate::vocab::text::path_text(&self.opts.policy.cwd));
+        self.outbound.notify(targets, ev.canonical, &payload, host_cwd, &self.opts.shared);
+        let session = crate::harness::session_of(&payload).to_owned();
+        let continuing = self.stop_guard.was_blocked(&session);
+        let session_facts = self.sessions.observe(ev.canonical, &payload, continuing);
+        let delivered = self.background.take(&session);
+        let plan = self.plan(&loaded, ev, subject.as_deref().or_else(|| ev.canonical.subject_of(&payload)));
+        if plan.is_empty() && delivered.is_empty() {
+            self.stop_guard.settle(&ticket, None);
+            let empty = DispatchResult::empty(ev.canonical);
+            // A dispatch whose hooks were all left out for trust is still a line of history.
+            if loaded.skipped_for(ev.canonical).next().is_some() {
+                self.record(&loaded, (&event, ev.canonical), (&empty.outcome, &[]), started, &payload);
+            }
+            return Ok(empty);
+        }
+        let mut ctx = DispatchCtx::new(&self.opts, ev.canonical, payload, cwd);
+        ctx.base_env = env;
+        ctx.loop_count = self.stop_guard.count(&ticket);
+        ctx.session = session_facts;
+        let plan = self.admit(plan, &ctx, &session);
+        let mut runs = self.run_plan(&plan, &ctx, cancel, progress.as_ref(), &session).await?;
+        settle(&mut runs, &ctx, self.opts.policy.fidelity);
+        let rewake = delivered.iter().find_map(|d| d.rewake.clone());
+        runs.extend(delivered.into_iter().map(|d| d.run));
+        let mut outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical, separator(&runs, &self.opts));
+        outcome.rewake = rewake;
+        if let Some(f) = &ctx.env_files {
+            outcome.env = f.take_exports();
+        }
+        self.stop_guard.settle(&ticket, Some(&mut outcome));
+        tracing::debug!(
+            target: "hookrt::dispatch",
+            event = %event,
+            canonical = ev.canonical.as_str(),
+            runs = runs.len(),
+            decision = ?outcome.decision,
+            duration_ms = started.elapsed().as_millis() as u64,
+            "dispatch finished"
+        );
+        self.record(&loaded, (&event, ev.canonical), (&outcome, &runs), started, &ctx.payload);
+        Ok(DispatchResult { canonical: ev.canonical, outcome, runs })
     }
 
-    /// The harness's variables (the first `n`, returned too), the hook's `CLAUDE_ENV_FILE`, then
-    /// the hook's own `env` (which wins, as in every harness).
-    fn env_for(&self, opts: &Resolved, hook: &Hook, input: &Map<String, Value>) -> (Vec<(String, String)>, usize) {
-        let h = crate::harness::of(hook.dialect);
-        let cwd = crate::vocab::field(input, "cwd").and_then(Value::as_str).unwrap_or(&self.cwd_text);
-        let session = Some(crate::harness::session_of(input))
-            .filter(|s| !s.is_empty())
-            .or(self.session.last_session.as_deref())
-            .unwrap_or("");
-        let e = EnvCtx {
-            project_dir: &self.project_dir,
-            cwd,
-            session_id: session,
-            home: &opts.load.home,
-            homes: &opts.load.homes,
-            file: &hook.file,
-            input,
-        };
-        let mut env = h.env(&e);
-        let own = env.len();
-        if let Some(path) = self.env_files.as_ref().filter(|_| h.env_file()).and_then(EnvFiles::next) {
-            env.push(("CLAUDE_ENV_FILE".into(), path_text(&path)));
-        }
-        env.extend(hook.env.iter().cloned());
-        (env, own)
+    /// The dispatch's history line, with the hooks of its event left out for trust.
+    fn record(
+        &self,
+        loaded: &Loaded,
+        (event, canonical): (&str, crate::vocab::CanonicalEvent),
+        (outcome, runs): (&crate::contract::Outcome, &[Run]),
+        started: std::time::Instant,
+        payload: &Map<String, Value>,
+    ) {
+        let Some(h) = &self.history else { return };
+        let skipped: Vec<_> = loaded.skipped_for(canonical).cloned().collect();
+        h.record((event, canonical), outcome, (runs, skipped), started, payload);
     }
 
-    /// The hook's `if` rule against this dispatch: only tool events can match, a rule that did
-    /// not parse lets the hook run.
-    pub(crate) fn if_admits(&self, hook: &Hook, home: &Path) -> bool {
-        if hook.family.if_text.is_none() {
-            return true;
-        }
-        if !self.canonical.is_tool_call() {
-            return false;
-        }
-        let Some(rule) = &hook.family.if_rule else { return true };
-        let tool_name = self.canonical.subject_of(&self.payload).unwrap_or("");
-        let tool_input = self.payload.get("tool_input").and_then(Value::as_object);
-        let project_dir = Path::new(&self.project_dir);
-        rule.matches(&crate::config::if_rule::Call { tool_name, tool_input, project_dir, home })
-    }
-}
-
-/// How Claude names an event's environment files (`sessionstart-hook-0.sh`).
-fn env_file_stem(canonical: CanonicalEvent) -> &'static str {
-    match canonical {
-        CanonicalEvent::Setup => "Setup",
-        CanonicalEvent::CwdChange => "CwdChanged",
-        CanonicalEvent::FileChange => "FileChanged",
-        _ => "SessionStart",
-    }
-}
-
-/// The variables of the environment hooks start from (`base`, else this process's) matching a
-/// harness's removal patterns (`COPILOT_PROVIDER_*`).
-fn removed_vars(patterns: &[&str], base: Option<&[(String, String)]>) -> Vec<String> {
-    if patterns.is_empty() {
-        return Vec::new();
-    }
-    let names: Vec<String> = match base {
-        Some(b) => b.iter().map(|(k, _)| k.clone()).collect(),
-        None => std::env::vars_os().filter_map(|(k, _)| k.into_string().ok()).collect(),
-    };
-    names
-        .into_iter()
-        .filter(|k| {
-            patterns.iter().any(|p| match p.strip_suffix('*') {
-                Some(prefix) => k.starts_with(prefix),
-                None => k == p,
+    /// The planned hooks that really run: their `if` rule admits the call and a `once` hook
+    /// has not run for this session yet.
+    fn admit(&self, plan: Vec<Arc<Hook>>, ctx: &DispatchCtx, session: &str) -> Vec<Arc<Hook>> {
+        let home = &self.opts.load.home;
+        plan.into_iter()
+            .filter(|h| ctx.if_admits(h, home))
+            .filter(|h| {
+                if !h.family.once {
+                    return true;
+                }
+                let mut seen = lock(&self.once_seen);
+                if seen.len() >= MAX_ONCE {
+                    seen.clear();
+                }
+                seen.insert((h.id.clone(), session.to_owned()))
             })
-        })
-        .collect()
+            .collect()
+    }
+}
+
+/// The first step of the fold: each run settled as its harness settles it (input updates
+/// applied its way, Cursor's `loop_limit`), then each harness's [`Aggregator`] makes that
+/// harness's decision from its own runs — except under the `listen` contract, whose fold takes
+/// every run as it is. The second step, across harnesses, is `contract::fold`.
+///
+/// [`Aggregator`]: crate::harness::parts::Aggregator
+fn settle(runs: &mut [Run], ctx: &DispatchCtx, fidelity: crate::vocab::Fidelity) {
+    let mut dialects: Vec<crate::vocab::Dialect> = Vec::new();
+    for r in runs.iter_mut() {
+        let h = crate::harness::of(r.hook.dialect);
+        if let Some(u) = r.outcome.update_input.take() {
+            r.outcome.update_input = Some(h.update_input(ctx.payload.get("tool_input"), u));
+        }
+        h.settle(&r.hook, &mut r.outcome, ctx.loop_count);
+        if !dialects.contains(&r.hook.dialect) {
+            dialects.push(r.hook.dialect);
+        }
+    }
+    if fidelity == crate::vocab::Fidelity::Contract {
+        return;
+    }
+    for d in dialects {
+        let mut own: Vec<&mut RunOutcome> =
+            runs.iter_mut().filter(|r| r.hook.dialect == d).map(|r| &mut r.outcome).collect();
+        crate::harness::of(d).aggregate(ctx.canonical, &mut own);
+    }
+}
+
+/// How the reasons of these runs are joined: their harness's way when they are all of harnesses
+/// that agree on it, else — and always under the `listen` contract — a blank line.
+fn separator(runs: &[Run], opts: &Resolved) -> &'static str {
+    if opts.policy.fidelity == crate::vocab::Fidelity::Contract {
+        return "\n\n";
+    }
+    let mut seps = runs.iter().map(|r| crate::harness::of(r.hook.dialect).reason_separator());
+    match seps.next() {
+        Some(first) if seps.all(|s| s == first) => first,
+        _ => "\n\n",
+    }
 }

@@ -3,8 +3,8 @@
 //! `close()`.
 
 use crate::config::Hook;
-use crate::runtime::dispatch::{DispatchCtx, DispatchError, ProgressSink, Run};
 use crate::runtime::execute::execute;
+use crate::runtime::request::{DispatchCtx, DispatchError, ProgressSink, Run};
 use crate::runtime::Runtime;
 use crate::vocab::{Concurrency, Decision, Order, RunOutcome};
 use futures::future::BoxFuture;
