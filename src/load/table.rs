@@ -3,6 +3,7 @@
 use crate::config::{Hook, OutboundTarget};
 use crate::harness::tools;
 use crate::vocab::{CanonicalEvent, DispatchEvent, MatcherStyle};
+use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// All hooks in configuration order, indexed by canonical event.
@@ -53,12 +54,30 @@ impl HookTable {
         idx.iter().map(|&i| &self.hooks[i]).filter(move |h| h.enabled && h.tool_result.admits(ev.result))
     }
 
-    fn selected<'a>(&'a self, ev: DispatchEvent, subject: Option<&'a str>) -> impl Iterator<Item = &'a Arc<Hook>> + 'a {
+    fn selected<'a>(
+        &'a self,
+        ev: DispatchEvent,
+        subject: Option<&'a str>,
+        payload: Option<&'a Map<String, Value>>,
+    ) -> impl Iterator<Item = &'a Arc<Hook>> + 'a {
         // Dispatched as `beforeShellExecution` without a tool name: the tool is the class's.
         let subject = subject.or_else(|| ev.class.map(tools::class_matcher_name));
         let class = ev.class.or_else(|| subject.and_then(tools::class_of));
-        self.candidates(ev)
-            .filter(move |h| h.harness.class.is_none_or(|c| class == Some(c)) && self.matches(h, subject))
+        self.candidates(ev).filter(move |h| {
+            h.harness.class.is_none_or(|c| class == Some(c)) && self.matches_fire(h, ev, subject, payload)
+        })
+    }
+
+    /// A hook's matcher against what its harness matches on this event: its own payload field
+    /// where it has one (without the payload — the no-match shortcuts — such a hook may run),
+    /// else the canonical subject.
+    fn matches_fire(&self, h: &Hook, ev: DispatchEvent, subject: Option<&str>, p: Option<&Map<String, Value>>) -> bool {
+        match crate::harness::of(h.dialect).own_subject(ev.canonical) {
+            Some(keys) => p.is_none_or(|p| {
+                h.matcher.matches(keys.iter().find_map(|k| crate::vocab::field(p, k).and_then(Value::as_str)))
+            }),
+            None => self.matches(h, subject),
+        }
     }
 
     /// A hook's matcher against the subject; harnesses that name tools their own way also see
@@ -96,9 +115,9 @@ impl HookTable {
 
     /// The hooks that run for a dispatch, in configuration order; of the hooks a harness
     /// runs once per event fire (Gemini's `name:command`), only the first.
-    pub fn plan(&self, ev: DispatchEvent, subject: Option<&str>) -> Vec<Arc<Hook>> {
+    pub fn plan(&self, ev: DispatchEvent, subject: Option<&str>, payload: &Map<String, Value>) -> Vec<Arc<Hook>> {
         let mut seen: Vec<(crate::vocab::Dialect, String)> = Vec::new();
-        self.selected(ev, subject)
+        self.selected(ev, subject, Some(payload))
             .filter(|h| match crate::harness::of(h.dialect).once_per_fire(h) {
                 Some(key) if seen.iter().any(|(d, k)| *d == h.dialect && *k == key) => false,
                 Some(key) => {
@@ -114,7 +133,7 @@ impl HookTable {
     /// Whether any hook runs (or an outbound webhook wants the event), without allocating:
     /// the no-match fast path.
     pub fn any_match(&self, ev: DispatchEvent, subject: Option<&str>) -> bool {
-        self.selected(ev, subject).next().is_some() || self.wants_outbound(ev.canonical)
+        self.selected(ev, subject, None).next().is_some() || self.wants_outbound(ev.canonical)
     }
 
     /// Whether a hook runs for this event whatever the subject: one with no matcher, no tool

@@ -15,14 +15,20 @@ use tokio_util::sync::CancellationToken;
 
 impl Runtime {
     /// The hooks to run: the host's callbacks first (its own), then the files', in their order.
-    fn plan(&self, loaded: &Loaded, ev: DispatchEvent, subject: Option<&str>) -> Vec<Arc<Hook>> {
+    fn plan(
+        &self,
+        loaded: &Loaded,
+        ev: DispatchEvent,
+        payload: &Map<String, Value>,
+        subject: Option<&str>,
+    ) -> Vec<Arc<Hook>> {
         match self.host_hooks.table() {
             Some(host) => {
-                let mut plan = host.plan(ev, subject);
-                plan.extend(loaded.table.plan(ev, subject));
+                let mut plan = host.plan(ev, subject, payload);
+                plan.extend(loaded.table.plan(ev, subject, payload));
                 plan
             }
-            None => loaded.table.plan(ev, subject),
+            None => loaded.table.plan(ev, subject, payload),
         }
     }
 
@@ -55,7 +61,7 @@ impl Runtime {
         let continuing = self.stop_guard.was_blocked(&session);
         let session_facts = self.sessions.observe(ev.canonical, &payload, continuing);
         let delivered = self.background.take(&session);
-        let plan = self.plan(&loaded, ev, subject.as_deref().or_else(|| ev.canonical.subject_of(&payload)));
+        let plan = self.plan(&loaded, ev, &payload, subject.as_deref().or_else(|| ev.canonical.subject_of(&payload)));
         if plan.is_empty() && delivered.is_empty() {
             self.stop_guard.settle(&ticket, None);
             let empty = DispatchResult::empty(ev.canonical);

@@ -186,9 +186,9 @@ mod tests {
             .unwrap();
         let ev = crate::harness::resolve_dispatch_name("PreToolUse").unwrap();
         let t = h.table().unwrap();
-        assert_eq!(t.plan(ev, Some("Edit")).len(), 1);
-        assert!(t.plan(ev, Some("Bash")).is_empty());
-        let hook = &t.plan(ev, Some("Write"))[0];
+        assert_eq!(t.plan(ev, Some("Edit"), &Default::default()).len(), 1);
+        assert!(t.plan(ev, Some("Bash"), &Default::default()).is_empty());
+        let hook = &t.plan(ev, Some("Write"), &Default::default())[0];
         assert_eq!(hook.timeout, Some(5.0));
         assert_eq!(hook.handler, HandlerSpec::Callback { name: "guard".into(), id: 1 });
         assert!(h.remove(a, (false, false)));

@@ -162,6 +162,28 @@ const CASES: &[Case] = &[
         payload: || json!({"trigger": "manual"}),
         ran: &["any"],
     },
+    Case {
+        upstream: "hookEventHandler.ts firePreCompressEvent: the plan's context is {trigger}, so a group's matcher selects the trigger",
+        hooks: || {
+            json!({"PreCompress": [
+                {"matcher": "manual", "hooks": [hook("manual")]},
+                {"matcher": "auto", "hooks": [hook("auto")]},
+                {"matcher": "*", "hooks": [hook("any")]}
+            ]})
+        },
+        user: None,
+        event: "PreCompress",
+        payload: || json!({"trigger": "manual"}),
+        ran: &["manual", "any"],
+    },
+    Case {
+        upstream: "hookEventHandler.ts firePreCompressEvent: an auto compaction runs the auto group",
+        hooks: || json!({"PreCompress": [{"matcher": "manual", "hooks": [hook("manual")]}, {"matcher": "auto", "hooks": [hook("auto")]}]}),
+        user: None,
+        event: "PreCompress",
+        payload: || json!({"trigger": "auto"}),
+        ran: &["auto"],
+    },
 ];
 
 #[tokio::test]

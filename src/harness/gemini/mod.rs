@@ -131,6 +131,11 @@ impl Reader for Gemini {
 }
 
 impl Planner for Gemini {
+    /// `hookEventHandler.ts` `firePreCompressEvent` plans with `{trigger}`, matched exactly.
+    fn own_subject(&self, event: CanonicalEvent) -> Option<&'static [&'static str]> {
+        (event == E::CompactBefore).then_some(&["trigger"])
+    }
+
     /// `getHookKey`: the hook's `name` and command.
     fn once_per_fire(&self, hook: &Hook) -> Option<String> {
         let command = hook.command_text().unwrap_or_default();

@@ -1,6 +1,7 @@
 //! The planner: which of a harness's hooks run for one fire, and what passes between them.
 
 use crate::config::Hook;
+use crate::vocab::CanonicalEvent;
 use serde_json::Value;
 
 /// How a harness selects its hooks for an event (beyond its matcher style, a descriptor
@@ -22,6 +23,12 @@ pub(crate) trait Planner {
     /// dispatched (Copilot, whose PascalCase mode names tools as Claude does, sees both).
     fn own_tool_names_only(&self) -> bool {
         false
+    }
+
+    /// The payload fields its matchers see on an event that has no canonical subject (Gemini
+    /// matches `PreCompress` by its `trigger`); `None`: the canonical subject.
+    fn own_subject(&self, _event: CanonicalEvent) -> Option<&'static [&'static str]> {
+        None
     }
 
     /// The key under which the harness runs a hook once per event fire, whatever matcher
