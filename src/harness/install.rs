@@ -140,8 +140,20 @@ pub(crate) fn serialize(path: &Path, root: &Map<String, Value>) -> String {
     serde_json::to_string_pretty(root).unwrap_or_default() + "\n"
 }
 
-/// The note for a harness that runs a project's hooks only in a folder it trusts.
-pub(crate) fn project_trust_note(h: Dialect, t: &Target) -> String {
-    let name = name(h);
-    format!("{name} runs a project's hooks only in a trusted folder: trust {} in {name}", t.cwd.display())
+/// The trust step of a harness that runs a project's hooks only in a folder it trusts: hookrt
+/// gives no such trust, so a project install says so and changes nothing.
+pub(crate) fn folder_trust_note(
+    h: Dialect,
+    scope: InstallScope,
+    t: &Target,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Change>, InstallError> {
+    if scope == InstallScope::Project {
+        let name = name(h);
+        notes.push(format!(
+            "{name} runs a project's hooks only in a trusted folder: trust {} in {name}",
+            t.cwd.display()
+        ));
+    }
+    Ok(Vec::new())
 }

@@ -28,6 +28,62 @@ async fn ran(hooks: Value, user: Option<Value>, event: &str, payload: Value) -> 
         .collect()
 }
 
+/// The same, the other way a user meets it: Gemini CLI running `hookrt hook gemini` as its hook
+/// (the real executable, Gemini's stdin, the project trusted as Gemini trusts it). Each hook
+/// appends its name to a log; Gemini runs a plan's hooks in parallel, so the names are sorted.
+fn ran_inside(hooks: Value, user: Option<Value>, event: &str, payload: Value) -> Vec<String> {
+    let p = Project::new();
+    let log = p.path("ran.log");
+    let logged = |v: Value| logging(v, &log);
+    p.write("proj/.gemini/settings.json", &json!({ "hooks": logged(hooks) }).to_string());
+    if let Some(u) = user {
+        p.write("home/.gemini/settings.json", &json!({ "hooks": logged(u) }).to_string());
+    }
+    let mut stdin = payload.as_object().cloned().unwrap_or_default();
+    stdin.insert("hook_event_name".into(), event.into());
+    stdin.insert("session_id".into(), "s-inside".into());
+    stdin.insert("cwd".into(), p.path("proj").display().to_string().into());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookrt"))
+        .args(["hook", "gemini", "--event", event, "--include-own"])
+        .current_dir(p.path("proj"))
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", p.path("home"))
+        .env("XDG_STATE_HOME", p.path("state"))
+        .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(Value::Object(stdin).to_string().as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "hookrt hook gemini exited {:?}", out.status);
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let mut names: Vec<String> = text.lines().map(str::to_owned).collect();
+    names.sort();
+    names
+}
+
+/// The hooks with `true <name>` commands turned into ones that append `<name>` to `log`.
+fn logging(mut v: Value, log: &std::path::Path) -> Value {
+    match &mut v {
+        Value::Object(m) => {
+            if let Some(Value::String(c)) = m.get_mut("command") {
+                if let Some(name) = c.strip_prefix("true ") {
+                    *c = format!("echo {name} >> '{}'", log.display());
+                }
+            }
+            for x in m.values_mut() {
+                *x = logging(x.take(), log);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| *x = logging(x.take(), log)),
+        _ => {}
+    }
+    v
+}
+
 struct Case {
     upstream: &'static str,
     hooks: fn() -> Value,
@@ -199,6 +255,20 @@ async fn gemini_planner_cases() {
         }
         if got != want {
             failed.push(format!("{}: ran {got:?}, Gemini runs {:?}", c.upstream, c.ran));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+#[test]
+fn gemini_planner_cases_inside_gemini() {
+    let mut failed = Vec::new();
+    for c in CASES {
+        let got = ran_inside((c.hooks)(), c.user.map(|u| u()), c.event, (c.payload)());
+        let mut want: Vec<String> = c.ran.iter().map(|s| s.to_string()).collect();
+        want.sort();
+        if got != want {
+            failed.push(format!("{}: hookrt hook gemini ran {got:?}, Gemini runs {want:?}", c.upstream));
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));

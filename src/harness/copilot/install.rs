@@ -3,7 +3,7 @@
 //! timeoutSec}]}}` on its camelCase events (its stdin does not name the event, so the entry
 //! does). Copilot runs a project's hooks only in a folder it trusts, which hookrt does not give.
 
-use crate::harness::install::{project_trust_note, Change, InstallError, InstallScope, Target, TIMEOUT_SECS};
+use crate::harness::install::{folder_trust_note, Change, InstallError, InstallScope, Target, TIMEOUT_SECS};
 use crate::harness::parts::Installer;
 use crate::vocab::Dialect;
 use serde_json::{json, Map, Value};
@@ -44,9 +44,6 @@ impl Installer for super::Copilot {
         t: &Target,
         notes: &mut Vec<String>,
     ) -> Result<Vec<Change>, InstallError> {
-        if scope == InstallScope::Project {
-            notes.push(project_trust_note(Dialect::Copilot, t));
-        }
-        Ok(Vec::new())
+        folder_trust_note(Dialect::Copilot, scope, t, notes)
     }
 }

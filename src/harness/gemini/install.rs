@@ -2,7 +2,7 @@
 //! user), each handler named `hookrt`, its timeout in milliseconds. Gemini runs a project's
 //! hooks only in a folder it trusts, which hookrt does not give.
 
-use crate::harness::install::{project_trust_note, Change, InstallError, InstallScope, Target, TIMEOUT_SECS};
+use crate::harness::install::{folder_trust_note, Change, InstallError, InstallScope, Target, TIMEOUT_SECS};
 use crate::harness::parts::Installer;
 use crate::vocab::Dialect;
 use serde_json::{json, Value};
@@ -27,9 +27,6 @@ impl Installer for super::Gemini {
         t: &Target,
         notes: &mut Vec<String>,
     ) -> Result<Vec<Change>, InstallError> {
-        if scope == InstallScope::Project {
-            notes.push(project_trust_note(Dialect::Gemini, t));
-        }
-        Ok(Vec::new())
+        folder_trust_note(Dialect::Gemini, scope, t, notes)
     }
 }
