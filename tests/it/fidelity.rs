@@ -220,6 +220,18 @@ async fn codex_reads_codex_home() {
 }
 
 #[tokio::test]
+async fn copilot_reads_its_user_hooks_under_copilot_home() {
+    let p = Project::new();
+    let hooks = json!({"version": 1, "hooks": {"sessionEnd": [{"type": "command", "bash": "true"}]}}).to_string();
+    p.write("copilot-home/hooks/a.json", &hooks);
+    p.write("home/.copilot/hooks/b.json", &hooks);
+    let rt = runtime_with(&p, &[("COPILOT_HOME", p.path("copilot-home").display().to_string())]);
+    let r = to_json(&dispatch(&rt, "sessionEnd", json!({"session_id": "s"})).await);
+    assert_eq!(r["runs"].as_array().unwrap().len(), 1, "{r}");
+    assert!(r["runs"][0]["hook"]["id"].as_str().is_some_and(|id| id.contains("a.json")), "{r}");
+}
+
+#[tokio::test]
 async fn claude_skill_shell_commands_are_an_event_of_their_own() {
     let p = Project::new();
     p.claude(json!({"PreSkillShellCommand": [{"matcher": "Bash", "hooks": [{"type": "command", "command": answer(json!(

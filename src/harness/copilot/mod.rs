@@ -106,7 +106,8 @@ impl Harness for Copilot {
     fn files(&self, r: Roots) -> Vec<Candidate> {
         let json_files =
             |d: std::path::PathBuf| sorted_dir(&d).into_iter().filter(|p| p.extension().is_some_and(|e| e == "json"));
-        let mut v: Vec<Candidate> = json_files(r.home.join(".copilot/hooks"))
+        // `userHooksDir`: `resolveCopilotHome(configDir, $COPILOT_HOME, homedir)/hooks` (1.0.102).
+        let mut v: Vec<Candidate> = json_files(r.dir(HOME).join("hooks"))
             .map(|p| Candidate::of(p, Dialect::Copilot, Scope::Global))
             .collect();
         v.extend(json_files(r.cwd.join(".github/hooks")).map(|p| Candidate::of(p, Dialect::Copilot, Scope::Project)));
