@@ -147,10 +147,10 @@ fn copilot_runs_repository_hooks_in_trusted_folders_only() {
     p.write("home/.copilot/config.json", &json!({"trusted_folders": ["/elsewhere"]}).to_string());
     assert_eq!(running(&runtime(&p, None, &[])), ["echo user"]);
     assert_eq!(running(&runtime(&p, None, &[("COPILOT_ALLOW_ALL", "true")])), ["echo user", "echo repo"]);
-    // $COPILOT_HOME moves the record.
+    // $COPILOT_HOME moves the record, and the user hooks with it (~/.copilot/hooks is no longer read).
     let moved = p.path("copilot-home").display().to_string();
     p.write("copilot-home/config.json", &json!({"trustedFolders": [p.path("proj")]}).to_string());
-    assert_eq!(running(&runtime(&p, None, &[("COPILOT_HOME", moved.as_str())])), ["echo user", "echo repo"]);
+    assert_eq!(running(&runtime(&p, None, &[("COPILOT_HOME", moved.as_str())])), ["echo repo"]);
 }
 
 #[test]
