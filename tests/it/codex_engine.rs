@@ -1,109 +1,145 @@
 //! Codex's own hook-engine tests (openai/codex `codex-rs/hooks/src/events/pre_tool_use.rs`,
-//! `engine/output_parser.rs`), ported: each upstream test by name, asserting what Codex 0.171.0
-//! does with one PreToolUse hook's run through the Codex dialect's reader.
+//! `post_tool_use.rs`, `engine/output_parser.rs`), ported: each upstream test by name, asserting
+//! what Codex 0.171.0 does with one hook's run, each case three ways — the Codex dialect's
+//! reader, a host's dispatch, and `hookrt hook codex` inside Codex.
 
 use hookrt::{decode, CanonicalEvent, Decision, Dialect, Raw, RunOutcome};
-use serde_json::json;
+use serde_json::{json, Value};
 
-fn run(code: i32, stdout: &str, stderr: &str) -> RunOutcome {
+fn read(event: CanonicalEvent, code: i32, stdout: &str, stderr: &str) -> RunOutcome {
     let raw = Raw { exit_code: Some(code), stdout: stdout.into(), stderr: stderr.into(), truncated: false };
-    decode(raw, CanonicalEvent::ToolBefore, Dialect::Codex)
+    decode(raw, event, Dialect::Codex)
 }
 
-/// The answer's effect as Codex's `PreToolUseHandlerData` holds it: block reason, contexts, rewrite.
-fn effect(o: &RunOutcome) -> (Option<&str>, Vec<&str>, Option<&serde_json::Value>) {
-    let blocked = (o.decision == Some(Decision::Deny)).then(|| o.reason.as_deref().unwrap_or(""));
-    (blocked, o.contexts.iter().map(String::as_str).collect(), o.update_input.as_ref())
+/// An answer's effect as Codex's `PreToolUseHandlerData` and `PostToolUseHandlerData` hold it:
+/// the block reason (on PostToolUse the feedback the model sees in place of the tool's
+/// output), contexts, the rewrite, and the stop with its reason.
+#[derive(Debug, PartialEq)]
+struct Effect {
+    block: Option<String>,
+    contexts: Vec<String>,
+    rewrite: Option<Value>,
+    stop: Option<String>,
 }
 
-const NOTHING: (Option<&str>, Vec<&str>, Option<&serde_json::Value>) = (None, Vec::new(), None);
+fn effect(o: &RunOutcome) -> Effect {
+    Effect {
+        block: (o.decision == Some(Decision::Deny)).then(|| o.reason.clone().unwrap_or_default()),
+        contexts: o.contexts.clone(),
+        rewrite: o.update_input.clone(),
+        stop: o.stop.then(|| o.stop_reason.clone().unwrap_or_default()),
+    }
+}
 
-fn pre(fields: serde_json::Value) -> String {
+fn nothing() -> Effect {
+    Effect { block: None, contexts: vec![], rewrite: None, stop: None }
+}
+
+fn blocks(why: &str) -> Effect {
+    Effect { block: Some(why.into()), ..nothing() }
+}
+
+fn pre(fields: Value) -> String {
     let mut hso = json!({"hookEventName": "PreToolUse"});
     hso.as_object_mut().unwrap().extend(fields.as_object().unwrap().clone());
     json!({ "hookSpecificOutput": hso }).to_string()
 }
 
-#[test]
-fn permission_decision_deny_blocks_processing() {
-    let o = run(0, &pre(json!({"permissionDecision": "deny", "permissionDecisionReason": "do not run that"})), "");
-    assert_eq!(effect(&o), (Some("do not run that"), vec![], None));
+/// One hook's run (exit code, stdout, stderr) on a tool event and what Codex 0.171.0 does with it.
+struct Case {
+    upstream: &'static str,
+    event: CanonicalEvent,
+    code: i32,
+    stdout: String,
+    stderr: &'static str,
+    want: Effect,
 }
 
-#[test]
-fn permission_decision_allow_can_update_input() {
-    let o = run(0, &pre(json!({"permissionDecision": "allow", "updatedInput": {"command": "echo rewritten"}})), "");
-    assert_eq!(effect(&o), (None, vec![], Some(&json!({"command": "echo rewritten"}))));
+fn case(upstream: &'static str, stdout: impl Into<String>, want: Effect) -> Case {
+    Case { upstream, event: CanonicalEvent::ToolBefore, code: 0, stdout: stdout.into(), stderr: "", want }
 }
 
-#[test]
-fn permission_decision_allow_without_updated_input_fails_open() {
-    let o = run(0, &pre(json!({"permissionDecision": "allow", "additionalContext": "dropped"})), "");
-    assert_eq!(effect(&o), NOTHING);
+/// A PostToolUse case.
+fn post(upstream: &'static str, stdout: impl Into<String>, want: Effect) -> Case {
+    Case { event: CanonicalEvent::ToolAfter, ..case(upstream, stdout, want) }
 }
 
-#[test]
-fn deprecated_block_decision_blocks_processing() {
-    let o = run(0, r#"{"decision":"block","reason":"do not run that"}"#, "");
-    assert_eq!(effect(&o), (Some("do not run that"), vec![], None));
+/// Codex's name of the event, and the stdin it gives its hooks there.
+fn codex_event(e: CanonicalEvent) -> (&'static str, Value) {
+    let tool = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"});
+    match e {
+        CanonicalEvent::ToolAfter => {
+            let mut t = tool;
+            t["tool_response"] = json!({"ok": true});
+            ("PostToolUse", t)
+        }
+        _ => ("PreToolUse", tool),
+    }
 }
 
-#[test]
-fn deprecated_block_decision_with_additional_context_blocks_processing() {
-    let answer = json!({"decision": "block", "reason": "do not run that",
-        "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "remember this"}});
-    let o = run(0, &answer.to_string(), "");
-    assert_eq!(effect(&o), (Some("do not run that"), vec!["remember this"], None));
-}
-
-#[test]
-fn unsupported_permission_decision_fails_open() {
-    let o = run(0, &pre(json!({"permissionDecision": "ask", "permissionDecisionReason": "please confirm"})), "");
-    assert_eq!(effect(&o), NOTHING);
-}
-
-#[test]
-fn deprecated_approve_decision_fails_open() {
-    assert_eq!(effect(&run(0, r#"{"decision":"approve"}"#, "")), NOTHING);
-}
-
-#[test]
-fn additional_context_is_recorded() {
-    let o = run(
-        0,
-        &pre(
-            json!({"permissionDecision": "deny", "permissionDecisionReason": "do not run that", "additionalContext": "nope"}),
+/// `events/pre_tool_use.rs` tests by name, and `engine/output_parser.rs`'s refusals.
+fn cases() -> Vec<Case> {
+    let mut cases = vec![
+        case(
+            "pre_tool_use.rs permission_decision_deny_blocks_processing",
+            pre(json!({"permissionDecision": "deny", "permissionDecisionReason": "do not run that"})),
+            blocks("do not run that"),
         ),
-        "",
-    );
-    assert_eq!(effect(&o), (Some("do not run that"), vec!["nope"], None));
-}
-
-#[test]
-fn plain_stdout_is_ignored() {
-    assert_eq!(effect(&run(0, "hook ran successfully\n", "")), NOTHING);
-}
-
-#[test]
-fn invalid_json_like_stdout_fails_instead_of_becoming_noop() {
-    assert_eq!(effect(&run(0, "{\"decision\":\n", "")), NOTHING);
-}
-
-#[test]
-fn exit_code_two_blocks_processing() {
-    assert_eq!(effect(&run(2, "", "blocked by policy\n")), (Some("blocked by policy"), vec![], None));
-}
-
-/// "PreToolUse hook exited with code 2 but did not write a blocking reason to stderr": the run
-/// failed and the tool runs (recorded in the kit's X12 too).
-#[test]
-fn exit_code_two_without_stderr_does_not_block() {
-    assert_eq!(effect(&run(2, "some stdout", "")), NOTHING);
-}
-
-/// The output parser's other refusals of a whole PreToolUse answer.
-#[test]
-fn unsupported_answers_change_nothing() {
+        case(
+            "pre_tool_use.rs permission_decision_allow_can_update_input",
+            pre(json!({"permissionDecision": "allow", "updatedInput": {"command": "echo rewritten"}})),
+            Effect { rewrite: Some(json!({"command": "echo rewritten"})), ..nothing() },
+        ),
+        case(
+            "pre_tool_use.rs permission_decision_allow_without_updated_input_fails_open",
+            pre(json!({"permissionDecision": "allow", "additionalContext": "dropped"})),
+            nothing(),
+        ),
+        case(
+            "pre_tool_use.rs deprecated_block_decision_blocks_processing",
+            r#"{"decision":"block","reason":"do not run that"}"#,
+            blocks("do not run that"),
+        ),
+        case(
+            "pre_tool_use.rs deprecated_block_decision_with_additional_context_blocks_processing",
+            json!({"decision": "block", "reason": "do not run that",
+                "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "remember this"}})
+            .to_string(),
+            Effect { contexts: vec!["remember this".into()], ..blocks("do not run that") },
+        ),
+        case(
+            "pre_tool_use.rs unsupported_permission_decision_fails_open",
+            pre(json!({"permissionDecision": "ask", "permissionDecisionReason": "please confirm"})),
+            nothing(),
+        ),
+        case("pre_tool_use.rs deprecated_approve_decision_fails_open", r#"{"decision":"approve"}"#, nothing()),
+        case(
+            "pre_tool_use.rs additional_context_is_recorded",
+            pre(json!({"permissionDecision": "deny", "permissionDecisionReason": "do not run that",
+                "additionalContext": "nope"})),
+            Effect { contexts: vec!["nope".into()], ..blocks("do not run that") },
+        ),
+        case("pre_tool_use.rs plain_stdout_is_ignored", "hook ran successfully\n", nothing()),
+        case("pre_tool_use.rs invalid_json_like_stdout_fails_instead_of_becoming_noop", "{\"decision\":\n", nothing()),
+        Case {
+            code: 2,
+            stderr: "blocked by policy\n",
+            ..case("pre_tool_use.rs exit_code_two_blocks_processing", "", blocks("blocked by policy"))
+        },
+        // "PreToolUse hook exited with code 2 but did not write a blocking reason to stderr":
+        // the run failed and the tool runs (recorded in the kit's X12 too)
+        Case { code: 2, ..case("pre_tool_use.rs exit 2 without a stderr reason", "some stdout", nothing()) },
+        // Codex parses `hookEventName` as any of its events without comparing it with the one
+        // that fired (recorded in the kit's X11: a deny naming PostToolUse blocks the tool)
+        case(
+            "output_parser.rs: a deny naming another event still blocks",
+            json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                "permissionDecision": "deny", "permissionDecisionReason": "json deny"}})
+            .to_string(),
+            blocks("json deny"),
+        ),
+    ];
+    // the output parser's other refusals of a whole PreToolUse answer
     for answer in [
         json!({"continue": false, "stopReason": "halt"}),
         json!({"stopReason": "halt", "decision": "block", "reason": "r"}),
@@ -116,17 +152,112 @@ fn unsupported_answers_change_nothing() {
         json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
             "permissionDecisionReason": "r", "updatedInput": {"command": "x"}}}),
     ] {
-        assert_eq!(effect(&run(0, &answer.to_string(), "")), NOTHING, "{answer}");
+        cases.push(case(
+            "output_parser.rs: an unsupported PreToolUse answer changes nothing",
+            answer.to_string(),
+            nothing(),
+        ));
     }
+    cases.extend(post_cases());
+    cases
 }
 
-/// Codex parses `hookEventName` as any of its events without comparing it with the one that
-/// fired (recorded in the kit's X11: a deny naming PostToolUse blocks the tool).
+/// `events/post_tool_use.rs` tests by name.
+fn post_cases() -> Vec<Case> {
+    let feedback = |why: &str| blocks(why);
+    vec![
+        post(
+            "post_tool_use.rs block_decision_stops_normal_processing",
+            r#"{"decision":"block","reason":"bash output looked sketchy"}"#,
+            feedback("bash output looked sketchy"),
+        ),
+        post(
+            "post_tool_use.rs additional_context_is_recorded",
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"Remember the bash cleanup note."}}"#,
+            Effect { contexts: vec!["Remember the bash cleanup note.".into()], ..nothing() },
+        ),
+        post(
+            "post_tool_use.rs unsupported_updated_mcp_tool_output_fails_open",
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":{"ok":true}}}"#,
+            nothing(),
+        ),
+        Case {
+            code: 2,
+            stderr: "post hook says pause",
+            ..post(
+                "post_tool_use.rs exit_two_surfaces_feedback_to_model_without_blocking",
+                "",
+                feedback("post hook says pause"),
+            )
+        },
+        post(
+            "post_tool_use.rs continue_false_stops_with_reason",
+            r#"{"continue":false,"stopReason":"halt after bash output","reason":"post-tool hook says stop"}"#,
+            Effect { stop: Some("halt after bash output".into()), ..feedback("post-tool hook says stop") },
+        ),
+        post("post_tool_use.rs plain_stdout_is_ignored_for_post_tool_use", "plain text only", nothing()),
+    ]
+}
+
+fn check(way: &str, mut got: impl FnMut(&Case) -> Effect) {
+    let failed: Vec<String> = cases()
+        .iter()
+        .filter_map(|c| {
+            let g = got(c);
+            (g != c.want)
+                .then(|| format!("{} ({}, {:?}): {way} gave {g:?}, Codex {:?}", c.upstream, c.code, c.stdout, c.want))
+        })
+        .collect();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// The Codex reader on one run.
 #[test]
-fn a_deny_naming_another_event_still_blocks() {
-    let answer = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
-        "permissionDecision": "deny", "permissionDecisionReason": "json deny"}});
-    assert_eq!(effect(&run(0, &answer.to_string(), "")), (Some("json deny"), vec![], None));
+fn codex_answer_cases() {
+    check("the reader", |c| effect(&read(c.event, c.code, &c.stdout, c.stderr)));
+}
+
+/// A project `.codex/hooks.json` whose one hook on the case's event answers as the case says.
+fn project(c: &Case) -> crate::common::Project {
+    let p = crate::common::Project::new();
+    let cmd = crate::common::answering(&p, "a", c.code, &c.stdout, c.stderr);
+    let hooks = json!({ codex_event(c.event).0: [{"matcher": "Bash", "hooks": [{"type": "command", "command": cmd}]}]});
+    p.write("proj/.codex/hooks.json", &json!({ "hooks": hooks }).to_string());
+    p
+}
+
+/// The same runs from a hook in a project's `.codex/hooks.json`, dispatched by a host.
+#[tokio::test]
+async fn codex_answer_cases_dispatched() {
+    let mut got = Vec::new();
+    for c in cases() {
+        let p = project(&c);
+        let (event, payload) = codex_event(c.event);
+        let r = crate::common::to_json(&crate::common::dispatch(&p.runtime(), event, payload).await);
+        let o = &r["outcome"];
+        // a PostToolUse block reaches the host as the downgraded deny it is
+        let (d, why) = if o["downgraded"] == true { ("rawDecision", "rawReason") } else { ("decision", "reason") };
+        got.push(Effect {
+            block: (o[d] == "deny").then(|| o[why].as_str().unwrap_or("").to_owned()),
+            contexts: serde_json::from_value(o["contexts"].clone()).unwrap_or_default(),
+            rewrite: o["updateInputs"].as_array().and_then(|u| u.last().cloned()),
+            stop: (o["stop"] == true).then(|| o["stopReason"].as_str().unwrap_or("").to_owned()),
+        });
+    }
+    let mut got = got.into_iter();
+    check("a dispatch", |_| got.next().unwrap());
+}
+
+/// The same runs inside Codex: `hookrt hook codex` runs the hook, and its own answer, read as
+/// Codex reads a hook's, has the same effect.
+#[test]
+fn codex_answer_cases_inside_codex() {
+    check("hookrt hook codex", |c| {
+        let p = project(c);
+        let (event, stdin) = codex_event(c.event);
+        let out = crate::common::inside(&p, "codex", event, stdin, &[], &["--require-hook-approval=off"]);
+        effect(&read(c.event, out.code, &out.stdout, &out.stderr))
+    });
 }
 
 /// `decision: "block"` without a non-empty reason blocks nothing on the events that take it.

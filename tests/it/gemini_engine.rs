@@ -39,26 +39,8 @@ fn ran_inside(hooks: Value, user: Option<Value>, event: &str, payload: Value) ->
     if let Some(u) = user {
         p.write("home/.gemini/settings.json", &json!({ "hooks": logged(u) }).to_string());
     }
-    let mut stdin = payload.as_object().cloned().unwrap_or_default();
-    stdin.insert("hook_event_name".into(), event.into());
-    stdin.insert("session_id".into(), "s-inside".into());
-    stdin.insert("cwd".into(), p.path("proj").display().to_string().into());
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookrt"))
-        .args(["hook", "gemini", "--event", event, "--include-own"])
-        .current_dir(p.path("proj"))
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", p.path("home"))
-        .env("XDG_STATE_HOME", p.path("state"))
-        .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child.stdin.take().unwrap().write_all(Value::Object(stdin).to_string().as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "hookrt hook gemini exited {:?}", out.status);
+    let out = inside(&p, "gemini", event, payload, &[("GEMINI_CLI_TRUST_WORKSPACE", "true".into())], &[]);
+    assert_eq!(out.code, 0, "hookrt hook gemini: {}", out.stderr);
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     let mut names: Vec<String> = text.lines().map(str::to_owned).collect();
     names.sort();

@@ -49,6 +49,14 @@ pub(crate) fn read(a: &Answer, event: E, out: &mut RunOutcome) {
         out.decision = None;
         out.reason = None;
     }
+    if event == E::ToolAfter && out.stop {
+        // `post_tool_use.rs` `continue_false_stops_with_reason`: the turn stops, and the model
+        // still gets the reason (else the stop's) where the tool's output was
+        let said = text(a.top, "reason").map(str::trim).filter(|r| !r.is_empty()).map(str::to_owned);
+        let stop = out.stop_reason.clone().unwrap_or_else(|| "PostToolUse hook stopped execution".into());
+        out.decision = Some(Decision::Deny);
+        out.reason = Some(said.unwrap_or(stop));
+    }
     settle(event, out);
 }
 

@@ -98,3 +98,52 @@ pub fn read_pid(p: &Path) -> i32 {
     }
     panic!("no pid in {}", p.display());
 }
+
+/// What `hookrt hook <harness>` answered: its exit code, stdout and stderr.
+pub struct Inside {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the real `hookrt hook <harness> --event <event> --include-own <args>` in `proj/` as the
+/// harness runs its hook: `stdin` on stdin (with `hook_event_name`, `session_id` and `cwd`
+/// added when absent), only `PATH` and `HOME` (the project's `home/`) and `env` in the
+/// environment.
+pub fn inside(p: &Project, harness: &str, event: &str, stdin: Value, env: &[(&str, String)], args: &[&str]) -> Inside {
+    use std::io::Write;
+    let mut input = stdin.as_object().cloned().unwrap_or_default();
+    input.entry("hook_event_name").or_insert(event.into());
+    input.entry("session_id").or_insert("s-inside".into());
+    input.entry("cwd").or_insert(p.path("proj").display().to_string().into());
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hookrt"));
+    cmd.args(["hook", harness, "--event", event, "--include-own"])
+        .args(args)
+        .current_dir(p.path("proj"))
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", p.path("home"))
+        .env("XDG_STATE_HOME", p.path("state"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(Value::Object(input).to_string().as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    Inside {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A hook command that answers exactly this: `stdout`, `stderr` (kept in files beside the
+/// project, so any bytes pass) and the exit code.
+pub fn answering(p: &Project, tag: &str, code: i32, stdout: &str, stderr: &str) -> String {
+    let out = p.write(&format!("answers/{tag}.out"), stdout);
+    let err = p.write(&format!("answers/{tag}.err"), stderr);
+    format!("cat '{}'; cat '{}' >&2; exit {code}", out.display(), err.display())
+}
