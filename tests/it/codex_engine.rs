@@ -1,5 +1,5 @@
 //! Codex's own hook-engine tests (openai/codex `codex-rs/hooks/src/events/pre_tool_use.rs`,
-//! `post_tool_use.rs`, `engine/output_parser.rs`), ported: each upstream test by name, asserting
+//! `post_tool_use.rs`, `user_prompt_submit.rs`, `engine/output_parser.rs`), ported: each upstream test by name, asserting
 //! what Codex 0.171.0 does with one hook's run, each case three ways — the Codex dialect's
 //! reader, a host's dispatch, and `hookrt hook codex` inside Codex.
 
@@ -22,10 +22,12 @@ struct Effect {
     stop: Option<String>,
 }
 
-fn effect(o: &RunOutcome) -> Effect {
+/// The effect of one run on `event` (plain stdout counting as context where the fold takes it).
+fn effect(event: CanonicalEvent, o: &RunOutcome) -> Effect {
+    let plain = o.plain_stdout.iter().filter(|_| event.plain_stdout_is_context());
     Effect {
         block: (o.decision == Some(Decision::Deny)).then(|| o.reason.clone().unwrap_or_default()),
-        contexts: o.contexts.clone(),
+        contexts: o.contexts.iter().chain(plain).cloned().collect(),
         rewrite: o.update_input.clone(),
         stop: o.stop.then(|| o.stop_reason.clone().unwrap_or_default()),
     }
@@ -73,6 +75,7 @@ fn codex_event(e: CanonicalEvent) -> (&'static str, Value) {
             t["tool_response"] = json!({"ok": true});
             ("PostToolUse", t)
         }
+        CanonicalEvent::PromptSubmit => ("UserPromptSubmit", json!({"prompt": "hello"})),
         _ => ("PreToolUse", tool),
     }
 }
@@ -159,7 +162,45 @@ fn cases() -> Vec<Case> {
         ));
     }
     cases.extend(post_cases());
+    cases.extend(prompt_cases());
     cases
+}
+
+/// A UserPromptSubmit case.
+fn prompt(upstream: &'static str, stdout: impl Into<String>, want: Effect) -> Case {
+    Case { event: CanonicalEvent::PromptSubmit, ..case(upstream, stdout, want) }
+}
+
+/// `events/user_prompt_submit.rs` tests by name, and its `parse_completed` on plain stdout.
+fn prompt_cases() -> Vec<Case> {
+    let context = |c: &str| vec![c.to_owned()];
+    vec![
+        prompt(
+            "user_prompt_submit.rs continue_false_preserves_context_for_later_turns",
+            r#"{"continue":false,"stopReason":"pause","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"do not inject"}}"#,
+            Effect { stop: Some("pause".into()), contexts: context("do not inject"), ..nothing() },
+        ),
+        prompt(
+            "user_prompt_submit.rs claude_block_decision_blocks_processing",
+            r#"{"decision":"block","reason":"slow down","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"do not inject"}}"#,
+            Effect { contexts: context("do not inject"), ..blocks("slow down") },
+        ),
+        prompt(
+            "user_prompt_submit.rs claude_block_decision_requires_reason",
+            r#"{"decision":"block","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"do not inject"}}"#,
+            nothing(),
+        ),
+        Case {
+            code: 2,
+            stderr: "blocked by policy\n",
+            ..prompt("user_prompt_submit.rs exit_code_two_blocks_processing", "", blocks("blocked by policy"))
+        },
+        prompt(
+            "user_prompt_submit.rs parse_completed: plain stdout is context",
+            "  remember the style guide \n",
+            Effect { contexts: context("remember the style guide"), ..nothing() },
+        ),
+    ]
 }
 
 /// `events/post_tool_use.rs` tests by name.
@@ -214,7 +255,7 @@ fn check(way: &str, mut got: impl FnMut(&Case) -> Effect) {
 /// The Codex reader on one run.
 #[test]
 fn codex_answer_cases() {
-    check("the reader", |c| effect(&read(c.event, c.code, &c.stdout, c.stderr)));
+    check("the reader", |c| effect(c.event, &read(c.event, c.code, &c.stdout, c.stderr)));
 }
 
 /// A project `.codex/hooks.json` whose one hook on the case's event answers as the case says.
@@ -256,7 +297,7 @@ fn codex_answer_cases_inside_codex() {
         let p = project(c);
         let (event, stdin) = codex_event(c.event);
         let out = crate::common::inside(&p, "codex", event, stdin, &[], &["--require-hook-approval=off"]);
-        effect(&read(c.event, out.code, &out.stdout, &out.stderr))
+        effect(c.event, &read(c.event, out.code, &out.stdout, &out.stderr))
     });
 }
 

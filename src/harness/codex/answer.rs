@@ -44,10 +44,12 @@ pub(crate) fn read(a: &Answer, event: E, out: &mut RunOutcome) {
     crate::harness::family::answer::read(a, event, out);
     let blocks = matches!(event, E::ToolAfter | E::PromptSubmit | E::TurnStop | E::SubagentEnd);
     if blocks && out.decision == Some(Decision::Deny) && out.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
-        // `decision: "block"` without a non-empty reason blocks nothing
+        // `decision: "block"` without a non-empty reason is an invalid answer: it blocks
+        // nothing and its context is not added (`claude_block_decision_requires_reason`)
         tracing::warn!("a block without a non-empty reason; Codex does not block");
         out.decision = None;
         out.reason = None;
+        out.contexts.clear();
     }
     if event == E::ToolAfter && out.stop {
         // `post_tool_use.rs` `continue_false_stops_with_reason`: the turn stops, and the model
