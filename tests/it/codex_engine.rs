@@ -1,5 +1,6 @@
 //! Codex's own hook-engine tests (openai/codex `codex-rs/hooks/src/events/pre_tool_use.rs`,
-//! `post_tool_use.rs`, `user_prompt_submit.rs`, `engine/output_parser.rs`), ported: each upstream test by name, asserting
+//! `post_tool_use.rs`, `user_prompt_submit.rs`, `stop.rs`,
+//! `engine/output_parser.rs`), ported: each upstream test by name, asserting
 //! what Codex 0.171.0 does with one hook's run, each case three ways — the Codex dialect's
 //! reader, a host's dispatch, and `hookrt hook codex` inside Codex.
 
@@ -76,6 +77,7 @@ fn codex_event(e: CanonicalEvent) -> (&'static str, Value) {
             ("PostToolUse", t)
         }
         CanonicalEvent::PromptSubmit => ("UserPromptSubmit", json!({"prompt": "hello"})),
+        CanonicalEvent::TurnStop => ("Stop", json!({"stop_hook_active": false, "last_assistant_message": "done"})),
         _ => ("PreToolUse", tool),
     }
 }
@@ -163,7 +165,42 @@ fn cases() -> Vec<Case> {
     }
     cases.extend(post_cases());
     cases.extend(prompt_cases());
+    cases.extend(stop_cases());
     cases
+}
+
+/// A Stop case.
+fn stop(upstream: &'static str, stdout: impl Into<String>, want: Effect) -> Case {
+    Case { event: CanonicalEvent::TurnStop, ..case(upstream, stdout, want) }
+}
+
+/// `events/stop.rs` tests by name (a block keeps the turn going with its reason as the prompt).
+fn stop_cases() -> Vec<Case> {
+    vec![
+        stop(
+            "stop.rs block_decision_with_reason_sets_continuation_prompt",
+            r#"{"decision":"block","reason":"retry with tests"}"#,
+            blocks("retry with tests"),
+        ),
+        stop("stop.rs block_decision_without_reason_is_invalid", r#"{"decision":"block"}"#, nothing()),
+        stop(
+            "stop.rs continue_false_overrides_block_decision",
+            r#"{"continue":false,"stopReason":"done","decision":"block","reason":"keep going"}"#,
+            Effect { stop: Some("done".into()), ..nothing() },
+        ),
+        Case {
+            code: 2,
+            stderr: "retry with tests",
+            ..stop("stop.rs exit_code_two_uses_stderr_feedback_only", "ignored stdout", blocks("retry with tests"))
+        },
+        Case { code: 2, stderr: "   ", ..stop("stop.rs exit_code_two_without_stderr_does_not_block", "", nothing()) },
+        stop(
+            "stop.rs block_decision_with_blank_reason_fails_instead_of_blocking",
+            r#"{"decision":"block","reason":"   "}"#,
+            nothing(),
+        ),
+        stop("stop.rs invalid_stdout_fails_instead_of_silently_nooping", "not json", nothing()),
+    ]
 }
 
 /// A UserPromptSubmit case.
@@ -189,6 +226,11 @@ fn prompt_cases() -> Vec<Case> {
             "user_prompt_submit.rs claude_block_decision_requires_reason",
             r#"{"decision":"block","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"do not inject"}}"#,
             nothing(),
+        ),
+        prompt(
+            "user_prompt_submit.rs parse_completed: continue:false is read before a block",
+            r#"{"continue":false,"stopReason":"pause","decision":"block","reason":"slow down"}"#,
+            Effect { stop: Some("pause".into()), ..nothing() },
         ),
         Case {
             code: 2,
@@ -368,4 +410,30 @@ async fn stop_joins_every_block_reason() {
     let hooks = json!({"Stop": [{"hooks": [block("one"), block("two")]}]});
     let r = codex_dispatch(hooks, "Stop", json!({"stop_hook_active": false})).await;
     assert_eq!(r["outcome"]["reason"], "one\n\ntwo", "{r}");
+}
+
+/// `events/stop.rs` `aggregate_results`: `should_block = !should_stop && …` — one hook's
+/// `continue: false` cancels another's block, whichever comes first.
+#[tokio::test]
+async fn a_stop_cancels_every_block_of_the_turn() {
+    let halt =
+        json!({"type": "command", "command": crate::common::answer(json!({"continue": false, "stopReason": "done"}))});
+    let block = json!({"type": "command", "command": "echo keep going >&2; exit 2"});
+    for hooks in [vec![halt.clone(), block.clone()], vec![block, halt]] {
+        let hooks = json!({"Stop": [{"hooks": hooks}]});
+        let r = codex_dispatch(hooks, "Stop", json!({"stop_hook_active": false})).await;
+        let o = &r["outcome"];
+        assert_eq!((&o["stop"], &o["stopReason"]), (&json!(true), &json!("done")), "{r}");
+        assert_ne!(o["decision"], "deny", "{r}");
+    }
+}
+
+/// `events/user_prompt_submit.rs` `run`: `stop_reason = results.iter().find_map(..)` — of
+/// several blocking hooks, the first in configured order gives the reason.
+#[tokio::test]
+async fn user_prompt_submit_takes_the_first_blocking_reason() {
+    let block = |why: &str| json!({"type": "command", "command": format!("echo {why} >&2; exit 2")});
+    let hooks = json!({"UserPromptSubmit": [{"hooks": [block("one"), block("two")]}]});
+    let r = codex_dispatch(hooks, "UserPromptSubmit", json!({"prompt": "hi"})).await;
+    assert_eq!((&r["outcome"]["decision"], &r["outcome"]["reason"]), (&json!("deny"), &json!("one")), "{r}");
 }

@@ -51,6 +51,12 @@ pub(crate) fn read(a: &Answer, event: E, out: &mut RunOutcome) {
         out.reason = None;
         out.contexts.clear();
     }
+    if matches!(event, E::PromptSubmit | E::TurnStop | E::SubagentEnd) && out.stop {
+        // `continue: false` is read first: the turn stops, and a block beside it is not read
+        // (`stop.rs` `continue_false_overrides_block_decision`)
+        out.decision = None;
+        out.reason = None;
+    }
     if event == E::ToolAfter && out.stop {
         // `post_tool_use.rs` `continue_false_stops_with_reason`: the turn stops, and the model
         // still gets the reason (else the stop's) where the tool's output was

@@ -160,11 +160,15 @@ impl AnswerReader for Codex {
 }
 
 impl Aggregator for Codex {
-    /// `pre_tool_use.rs` keeps the first blocking reason in configured order; its `Stop` joins
-    /// every block's reason with a blank line, as the default fold does.
+    /// `pre_tool_use.rs` and `user_prompt_submit.rs` keep the first blocking reason in configured
+    /// order (`find_map`); `stop.rs` joins every block's reason with a blank line, as the
+    /// default fold does, unless some hook stopped the turn.
     fn aggregate(&self, event: CanonicalEvent, runs: &mut [&mut RunOutcome]) {
-        if event == E::ToolBefore {
-            crate::harness::family::aggregate::first_block_only(runs);
+        use crate::harness::family::aggregate::{first_block_only, stop_cancels_blocks};
+        match event {
+            E::ToolBefore | E::PromptSubmit => first_block_only(runs),
+            E::TurnStop | E::SubagentEnd => stop_cancels_blocks(runs),
+            _ => {}
         }
     }
 }

@@ -16,6 +16,17 @@ pub(crate) fn first_block_only(runs: &mut [&mut RunOutcome]) {
     }
 }
 
+/// A stop asked by any run cancels every run's block: the turn ends rather than going on with
+/// a block's reason (Codex's `stop.rs` `aggregate_results`: `should_block = !should_stop && …`).
+pub(crate) fn stop_cancels_blocks(runs: &mut [&mut RunOutcome]) {
+    if runs.iter().any(|r| r.stop) {
+        for r in runs.iter_mut().filter(|r| r.decision == Some(Decision::Deny)) {
+            r.decision = None;
+            r.reason = None;
+        }
+    }
+}
+
 /// Field by field, a later answer's field replaces an earlier one's (Gemini CLI's
 /// `hookAggregator.ts` `mergeWithFieldReplacement`): each field is kept from the last run that
 /// set it and cleared from the earlier ones. A stop, once asked, stays: an answer cannot be told
@@ -59,6 +70,18 @@ mod tests {
         assert_eq!(a.reason.as_deref(), Some("fine"));
         assert_eq!((b.decision, b.reason.as_deref()), (Some(Decision::Deny), Some("first")));
         assert_eq!((c.decision, c.reason), (Some(Decision::Deny), None));
+    }
+
+    #[test]
+    fn a_stop_cancels_the_blocks_before_and_after_it() {
+        let (mut a, mut b, mut c) =
+            (said(Some(Decision::Deny), Some("first")), said(None, None), said(Some(Decision::Deny), Some("last")));
+        b.stop = true;
+        stop_cancels_blocks(&mut [&mut a, &mut b, &mut c]);
+        assert_eq!([a.decision, c.decision], [None, None]);
+        let mut d = said(Some(Decision::Deny), Some("kept"));
+        stop_cancels_blocks(&mut [&mut d]);
+        assert_eq!(d.decision, Some(Decision::Deny));
     }
 
     #[test]
