@@ -126,18 +126,86 @@ const CASES: &[Case] = &[
     ),
 ];
 
-#[test]
-fn hermes_answer_cases() {
+/// What a run did: the block's message and the first context.
+type Effect = (Option<String>, Option<String>);
+
+fn check(way: &str, mut got: impl FnMut(&Case) -> Effect) {
     let mut failed = Vec::new();
     for c in CASES {
-        let (decision, reason, contexts) = run(c.event, c.code, c.stdout, c.stderr);
-        let got_deny = (decision == Some(Decision::Deny)).then_some(reason.as_deref().unwrap_or(""));
-        let got_context = contexts.first().map(String::as_str);
-        if got_deny != c.deny || got_context != c.context {
-            failed.push(format!("{}: hookrt deny {got_deny:?} context {got_context:?}", c.upstream));
+        let (deny, context) = got(c);
+        if deny.as_deref() != c.deny || context.as_deref() != c.context {
+            failed.push(format!("{}: {way} gave deny {deny:?} context {context:?}", c.upstream));
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+fn effect((decision, reason, contexts): (Option<Decision>, Option<String>, Vec<String>)) -> Effect {
+    ((decision == Some(Decision::Deny)).then(|| reason.unwrap_or_default()), contexts.into_iter().next())
+}
+
+/// Hermes' name of the event and the payload a host gives it there.
+fn hermes_event(e: E) -> (&'static str, serde_json::Value) {
+    let tool = json!({"tool_name": "terminal", "tool_input": {"command": "ls"}});
+    match e {
+        E::ToolAfter => (
+            "post_tool_call",
+            json!({"tool_name": "terminal", "tool_input": {"command": "ls"}, "extra": {"result": "ok"}}),
+        ),
+        E::PromptSubmit => ("pre_llm_call", json!({"extra": {"user_message": "hi"}})),
+        E::TurnStop => ("pre_verify", json!({})),
+        _ => ("pre_tool_call", tool),
+    }
+}
+
+/// A `$HERMES_HOME/config.yaml` whose one shell hook on the case's event answers as it says.
+fn hermes_home(p: &Project, c: &Case) -> String {
+    let cmd = answering(p, "a", c.code, c.stdout, c.stderr);
+    let config =
+        format!("hooks:\n  {}:\n    - command: {}\n", hermes_event(c.event).0, serde_json::to_string(&cmd).unwrap());
+    p.write("hh/config.yaml", &config);
+    p.path("hh").display().to_string()
+}
+
+/// The Hermes reader on one run.
+#[test]
+fn hermes_answer_cases() {
+    check("the reader", |c| effect(run(c.event, c.code, c.stdout, c.stderr)));
+}
+
+/// The same runs from a hook in `$HERMES_HOME/config.yaml`, dispatched by a host.
+#[tokio::test]
+async fn hermes_answer_cases_dispatched() {
+    let mut got = Vec::new();
+    for c in CASES {
+        let p = Project::new();
+        let env = [("HERMES_HOME".to_owned(), hermes_home(&p, c)), ("HERMES_ACCEPT_HOOKS".to_owned(), "1".to_owned())];
+        let rt = Runtime::with_env(&p.options(), &move |k| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+            .unwrap();
+        let (event, payload) = hermes_event(c.event);
+        let r = to_json(&dispatch(&rt, event, payload).await);
+        let o = &r["outcome"];
+        let (d, why) = if o["downgraded"] == true { ("rawDecision", "rawReason") } else { ("decision", "reason") };
+        got.push((
+            (o[d] == "deny").then(|| o[why].as_str().unwrap_or("").to_owned()),
+            o["contexts"][0].as_str().map(str::to_owned),
+        ));
+    }
+    let mut got = got.into_iter();
+    check("a dispatch", |_| got.next().unwrap());
+}
+
+/// The same runs inside Hermes: `hookrt hook hermes` runs the hook, and its own answer, read as
+/// Hermes reads a shell hook's, has the same effect.
+#[test]
+fn hermes_answer_cases_inside_hermes() {
+    check("hookrt hook hermes", |c| {
+        let p = Project::new();
+        let env = [("HERMES_HOME", hermes_home(&p, c)), ("HERMES_ACCEPT_HOOKS", "1".to_owned())];
+        let (event, stdin) = hermes_event(c.event);
+        let out = inside(&p, "hermes", event, stdin, &env, &[]);
+        effect(run(c.event, out.code, &out.stdout, &out.stderr))
+    });
 }
 
 /// `ShellHookSpec.__post_init__` and `matches_tool`: a matcher is stripped, must match the whole

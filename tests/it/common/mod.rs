@@ -141,9 +141,14 @@ pub fn inside(p: &Project, harness: &str, event: &str, stdin: Value, env: &[(&st
 }
 
 /// A hook command that answers exactly this: `stdout`, `stderr` (kept in files beside the
-/// project, so any bytes pass) and the exit code.
+/// project, so any bytes pass) and the exit code. The command is an executable script's path,
+/// so harnesses that split a command without a shell (Hermes) run it too.
 pub fn answering(p: &Project, tag: &str, code: i32, stdout: &str, stderr: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
     let out = p.write(&format!("answers/{tag}.out"), stdout);
     let err = p.write(&format!("answers/{tag}.err"), stderr);
-    format!("cat '{}'; cat '{}' >&2; exit {code}", out.display(), err.display())
+    let script = format!("#!/bin/sh\ncat '{}'\ncat '{}' >&2\nexit {code}\n", out.display(), err.display());
+    let path = p.write(&format!("answers/{tag}.sh"), &script);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.display().to_string()
 }
