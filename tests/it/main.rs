@@ -7,6 +7,7 @@ mod common;
 
 mod callbacks;
 mod claude2026;
+mod cline_engine;
 mod codex_engine;
 mod contract;
 mod convert;

@@ -3,7 +3,7 @@
 //! `~/.cline/hooks/`, `<project>/.clinerules/hooks/` and `<project>/.cline/hooks/`
 //! (docs/harnesses/cline.md). Cline's own stdin (`taskId`, `hookName`, `preToolUse`), run by
 //! interpreter (shebang, else extension, else `bash`), answers `{"cancel", "contextModification",
-//! "errorMessage"}`; exit codes mean nothing. Read from `@cline/core`'s source and recorded
+//! "errorMessage"}` (all of stdout, or its last `HOOK_CONTROL<tab>` line); exit codes mean nothing. Read from `@cline/core`'s source and recorded
 //! from the real CLI 3.0.65 (e2e/harnesses/cline).
 
 mod input;
@@ -167,7 +167,32 @@ impl AnswerReader for Cline {
     }
 }
 
-impl Aggregator for Cline {}
+impl Aggregator for Cline {
+    /// `hook-file-hooks.ts` `mergeHookControls` over every file of the event (each runs, one
+    /// after the other, even after a cancel): a cancel anywhere stops the run with every
+    /// cancelling hook's reason joined by a newline, and then no hook's context is injected
+    /// (`stopOrContextResultFromControl`); otherwise the contexts are joined by a newline.
+    fn aggregate(&self, _event: CanonicalEvent, runs: &mut [&mut RunOutcome]) {
+        if !runs.iter().any(|r| r.stop) {
+            return;
+        }
+        let reasons: Vec<String> = runs.iter().filter(|r| r.stop).filter_map(|r| r.stop_reason.clone()).collect();
+        let joined = (!reasons.is_empty()).then(|| reasons.join("\n"));
+        let mut first = true;
+        for r in runs.iter_mut() {
+            r.contexts.clear();
+            if r.stop {
+                r.stop_reason = if first { joined.clone() } else { None };
+                r.reason = r.stop_reason.clone();
+                first = false;
+            }
+        }
+    }
+
+    fn reason_separator(&self) -> &'static str {
+        "\n"
+    }
+}
 
 impl Replier for Cline {}
 
@@ -179,8 +204,29 @@ impl TrustGate for Cline {
     }
 }
 
-fn read(event: CanonicalEvent, stdout: &str, out: &mut RunOutcome) {
+/// The text Cline parses as the answer (`subprocess-runner.ts` `parseStdout`): the last line
+/// that starts `HOOK_CONTROL<tab>` (after trimming), without that prefix; else all of stdout.
+fn control_text(stdout: &str) -> &str {
     let trimmed = stdout.trim();
+    trimmed.lines().map(str::trim).filter_map(|l| l.strip_prefix(CONTROL_PREFIX)).last().unwrap_or(trimmed)
+}
+
+/// What a hook puts before its answer on a line of its own, so it may log on other lines.
+const CONTROL_PREFIX: &str = "HOOK_CONTROL\t";
+
+/// Longest context Cline passes on (`subprocess.ts` `truncateHookContext`), in characters.
+const CONTEXT_LIMIT: usize = 50_000;
+
+/// A context past [`CONTEXT_LIMIT`] cut there, saying so as Cline does.
+fn truncated(c: String) -> String {
+    match c.char_indices().nth(CONTEXT_LIMIT) {
+        Some((at, _)) => format!("{}\n[hook context truncated: exceeded {CONTEXT_LIMIT} characters]", &c[..at]),
+        None => c,
+    }
+}
+
+fn read(event: CanonicalEvent, stdout: &str, out: &mut RunOutcome) {
+    let trimmed = control_text(stdout);
     if trimmed.is_empty() {
         return;
     }
@@ -207,7 +253,7 @@ fn read(event: CanonicalEvent, stdout: &str, out: &mut RunOutcome) {
         return;
     }
     if let Some(c) = context.or(error).filter(|c| !c.trim().is_empty()) {
-        out.contexts.push(c.chars().take(50_000).collect());
+        out.contexts.push(truncated(c));
     }
     if event == E::ToolBefore {
         if let Some(i) = o.get("overrideInput") {
