@@ -22,6 +22,7 @@ mod harness_trust;
 mod harnesses;
 mod hermes_engine;
 mod history;
+mod kimi_engine;
 mod process;
 mod qwen_engine;
 mod schema;

@@ -113,7 +113,12 @@ impl AnswerReader for Kimi {
     }
 }
 
-impl Aggregator for Kimi {}
+impl Aggregator for Kimi {
+    /// `engine.ts` `blockDecision`: the first block in configured order gives the reason.
+    fn aggregate(&self, _event: CanonicalEvent, runs: &mut [&mut RunOutcome]) {
+        crate::harness::family::aggregate::first_block_only(runs);
+    }
+}
 
 impl Replier for Kimi {}
 
@@ -152,40 +157,64 @@ fn input(ctx: &PayloadCtx) -> Map<String, Value> {
     m.finish()
 }
 
+/// What Kimi says when a block gives no reason (`engine.ts` `blockDecision`).
+fn blocked_by(event: CanonicalEvent) -> String {
+    let name = EVENTS.iter().find(|s| s.canonical == event).map_or("PreToolUse", |s| s.name);
+    format!("Blocked by {name} hook")
+}
+
+/// `runner.ts` `resultFromExitCode`: exit 2 blocks with stderr; exit 0 reads stdout; any other
+/// exit lets the operation go on and its output is not read.
 fn read(code: Option<i32>, event: CanonicalEvent, stdout: &str, stderr: &str, out: &mut RunOutcome) {
     match code {
         Some(2) if event.blockable() => {
+            out.answered = true;
             out.decision = Some(Decision::Deny);
             let reason = stderr.trim();
-            out.reason =
-                Some(if reason.is_empty() { crate::vocab::BLOCKED_BY_HOOK.to_owned() } else { reason.to_owned() });
+            out.reason = Some(if reason.is_empty() { blocked_by(event) } else { reason.to_owned() });
         }
-        Some(0) => read_stdout(stdout, out),
+        Some(0) => read_stdout(event, stdout, out),
         _ => {}
     }
 }
 
-fn read_stdout(stdout: &str, out: &mut RunOutcome) {
+/// `runner.ts` `structuredOutput`: a JSON object's `message` (else `hookSpecificOutput.message`);
+/// a deny only by `hookSpecificOutput.permissionDecision: "deny"`, its reason
+/// `hookSpecificOutput.permissionDecisionReason`. On `UserPromptSubmit` the message shown (and
+/// passed to the model) is that `message`, else all of stdout (`user-prompt.ts`
+/// `userPromptHookMessage`), and a block says its `message` before its reason.
+fn read_stdout(event: CanonicalEvent, stdout: &str, out: &mut RunOutcome) {
     let text = stdout.trim();
     if text.is_empty() {
         return;
     }
-    let Ok(Value::Object(o)) = serde_json::from_str::<Value>(text) else {
-        out.answered = true;
-        out.contexts.push(text.to_owned());
-        return;
-    };
     out.answered = true;
-    let hso = o.get("hookSpecificOutput").and_then(Value::as_object);
-    let field = |k: &str| hso.and_then(|h| h.get(k)).or_else(|| o.get(k)).and_then(Value::as_str).map(str::to_owned);
-    let message = field("message").filter(|m| !m.trim().is_empty());
-    if field("permissionDecision").as_deref() == Some("deny") {
+    let parsed = match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(o)) => Some(o),
+        _ => None,
+    };
+    let o = parsed.as_ref();
+    let hso = o.and_then(|o| o.get("hookSpecificOutput")).and_then(Value::as_object);
+    let scalar = |v: Option<&Value>| match v {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(n @ (Value::Number(_) | Value::Bool(_))) => Some(n.to_string()),
+        _ => None,
+    };
+    let message = scalar(o.and_then(|o| o.get("message"))).or_else(|| scalar(hso.and_then(|h| h.get("message"))));
+    let message = message.map(|m| m.trim().to_owned()).filter(|m| !m.is_empty());
+    if hso.and_then(|h| h.get("permissionDecision")).and_then(Value::as_str) == Some("deny") {
+        let reason = scalar(hso.and_then(|h| h.get("permissionDecisionReason")))
+            .map(|r| r.trim().to_owned())
+            .filter(|r| !r.is_empty());
+        let said = if event == E::PromptSubmit { message.or(reason) } else { reason };
         out.decision = Some(Decision::Deny);
-        out.reason =
-            field("permissionDecisionReason").or(message).or_else(|| Some(crate::vocab::BLOCKED_BY_HOOK.into()));
+        out.reason = Some(said.unwrap_or_else(|| blocked_by(event)));
         return;
     }
-    if let Some(m) = message {
-        out.contexts.push(m);
-    }
+    let shown = match event {
+        E::PromptSubmit => message.or_else(|| Some(text.to_owned())),
+        _ if o.is_none() => Some(text.to_owned()),
+        _ => message,
+    };
+    out.contexts.extend(shown);
 }

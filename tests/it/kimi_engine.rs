@@ -1,0 +1,183 @@
+//! Kimi Code's own hook engine (MoonshotAI/kimi-code `packages/agent-core/src/session/hooks/`:
+//! `runner.ts`, `engine.ts`, `user-prompt.ts`, read on the repository's main branch — the 2.1.0
+//! npm package needs Node ≥ 22.19 and is not run here), ported: each case names the upstream
+//! code it holds and runs both ways a host meets it — the Kimi reader on one run, and a
+//! dispatch against `~/.kimi-code/config.toml`.
+
+use crate::common::*;
+use hookrt::{decode, CanonicalEvent as E, Decision, Dialect, Raw, Runtime};
+use serde_json::json;
+
+/// One run on an event and what Kimi does with it: the block's reason, the message passed on.
+struct Case {
+    upstream: &'static str,
+    event: E,
+    code: i32,
+    stdout: &'static str,
+    stderr: &'static str,
+    block: Option<&'static str>,
+    message: Option<&'static str>,
+}
+
+const fn pre(upstream: &'static str, code: i32, stdout: &'static str, stderr: &'static str) -> Case {
+    Case { upstream, event: E::ToolBefore, code, stdout, stderr, block: None, message: None }
+}
+
+const CASES: &[Case] = &[
+    Case { block: Some("no rm"), ..pre("runner.ts resultFromExitCode: exit 2 blocks with stderr", 2, "", " no rm \n") },
+    Case {
+        block: Some("Blocked by PreToolUse hook"),
+        ..pre("engine.ts blockDecision: a block without a reason", 2, "", "")
+    },
+    Case {
+        block: Some("json deny"),
+        ..pre(
+            "runner.ts structuredOutput: hookSpecificOutput.permissionDecision deny",
+            0,
+            r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"json deny"}}"#,
+            "",
+        )
+    },
+    Case {
+        block: Some("Blocked by PreToolUse hook"),
+        ..pre(
+            "engine.ts blockDecision: a deny without a reason; the message is not the reason",
+            0,
+            r#"{"message":"shown","hookSpecificOutput":{"permissionDecision":"deny"}}"#,
+            "",
+        )
+    },
+    pre(
+        "runner.ts HookJsonOutputSchema: a top-level permissionDecision is not read",
+        0,
+        r#"{"permissionDecision":"deny","permissionDecisionReason":"top"}"#,
+        "",
+    ),
+    pre(
+        "runner.ts resultFromExitCode: exit 1 fails open, its stdout unread",
+        1,
+        r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"x"}}"#,
+        "",
+    ),
+    Case {
+        block: Some("stderr wins"),
+        ..pre(
+            "runner.ts resultFromExitCode: exit 2 reads stderr only",
+            2,
+            r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"stdout"}}"#,
+            "stderr wins",
+        )
+    },
+    Case {
+        message: Some("note"),
+        ..pre(
+            "runner.ts structuredOutput: message, else hookSpecificOutput.message",
+            0,
+            r#"{"hookSpecificOutput":{"message":" note "}}"#,
+            "",
+        )
+    },
+    Case {
+        event: E::PromptSubmit,
+        message: Some("remember the style guide"),
+        ..pre("user-prompt.ts userPromptHookMessage: plain stdout is the message", 0, "remember the style guide\n", "")
+    },
+    Case {
+        event: E::PromptSubmit,
+        message: Some(r#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#),
+        ..pre(
+            "user-prompt.ts userPromptHookMessage: without a message, all of stdout",
+            0,
+            r#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#,
+            "",
+        )
+    },
+    Case {
+        event: E::PromptSubmit,
+        block: Some("shown first"),
+        ..pre(
+            "user-prompt.ts renderUserPromptHookBlockResult: a block's message before its reason",
+            0,
+            r#"{"message":"shown first","hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"r"}}"#,
+            "",
+        )
+    },
+];
+
+fn check(way: &str, mut got: impl FnMut(&Case) -> (Option<String>, Option<String>)) {
+    let mut failed = Vec::new();
+    for c in CASES {
+        let (block, message) = got(c);
+        if block.as_deref() != c.block || message.as_deref() != c.message {
+            failed.push(format!("{}: {way} gave block {block:?} message {message:?}", c.upstream));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+#[test]
+fn kimi_answer_cases() {
+    check("the reader", |c| {
+        let raw = Raw { exit_code: Some(c.code), stdout: c.stdout.into(), stderr: c.stderr.into(), truncated: false };
+        let o = decode(raw, c.event, Dialect::Kimi);
+        ((o.decision == Some(Decision::Deny)).then(|| o.reason.unwrap_or_default()), o.contexts.into_iter().next())
+    });
+}
+
+fn kimi_event(e: E) -> (&'static str, serde_json::Value) {
+    match e {
+        E::PromptSubmit => ("UserPromptSubmit", json!({"prompt": "hi"})),
+        _ => ("PreToolUse", json!({"tool_name": "Bash", "tool_input": {"command": "ls"}})),
+    }
+}
+
+/// A `~/.kimi-code/config.toml` with these `(event, matcher, command)` hooks.
+fn kimi_config(p: &Project, hooks: &[(&str, &str, &str)]) -> Runtime {
+    let tables: String = hooks
+        .iter()
+        .map(|(e, m, c)| format!("[[hooks]]\nevent = \"{e}\"\nmatcher = \"{m}\"\ncommand = {}\n\n", json!(c)))
+        .collect();
+    p.write("home/.kimi-code/config.toml", &tables);
+    p.runtime()
+}
+
+#[tokio::test]
+async fn kimi_answer_cases_dispatched() {
+    let mut got = Vec::new();
+    for c in CASES {
+        let p = Project::new();
+        let cmd = answering(&p, "a", c.code, c.stdout, c.stderr);
+        let (event, payload) = kimi_event(c.event);
+        let rt = kimi_config(&p, &[(event, "", &cmd)]);
+        let r = to_json(&dispatch(&rt, event, payload).await);
+        let o = &r["outcome"];
+        got.push((
+            (o["decision"] == "deny").then(|| o["reason"].as_str().unwrap_or("").to_owned()),
+            o["contexts"][0].as_str().map(str::to_owned),
+        ));
+    }
+    let mut got = got.into_iter();
+    check("a dispatch", |_| got.next().unwrap());
+}
+
+/// `engine.ts`: `matches` (empty matches everything; an unanchored JavaScript regex; an invalid
+/// one matches nothing), `matchingHooks` (identical commands run once), `blockDecision` (the
+/// first block in configured order gives the reason).
+#[tokio::test]
+async fn kimi_engine_selects_dedupes_and_takes_the_first_block() {
+    let p = Project::new();
+    let rt = kimi_config(
+        &p,
+        &[
+            ("PreToolUse", "", "echo first >&2; exit 2"),
+            ("PreToolUse", "as", "echo second >&2; exit 2"),
+            ("PreToolUse", "Bash", "echo first >&2; exit 2"),
+            ("PreToolUse", "(", "echo never >&2; exit 2"),
+            ("PreToolUse", "^Read$", "echo read >&2; exit 2"),
+        ],
+    );
+    let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "Bash", "tool_input": {}})).await);
+    let ran: Vec<&str> = r["runs"].as_array().unwrap().iter().filter_map(|x| x["hook"]["command"].as_str()).collect();
+    assert_eq!(ran, ["echo first >&2; exit 2", "echo second >&2; exit 2"], "{r}");
+    assert_eq!((&r["outcome"]["decision"], &r["outcome"]["reason"]), (&json!("deny"), &json!("first")), "{r}");
+}
