@@ -5,6 +5,7 @@
 
 mod common;
 
+mod auggie_engine;
 mod callbacks;
 mod claude2026;
 mod cline_engine;

@@ -179,7 +179,13 @@ impl AnswerReader for Auggie {
     }
 }
 
-impl Aggregator for Auggie {}
+impl Aggregator for Auggie {
+    /// `v7n`: the hooks run together and the first in configured order that stops gives the
+    /// reason (`t.find(v => !v.shouldContinue)`).
+    fn aggregate(&self, _event: CanonicalEvent, runs: &mut [&mut RunOutcome]) {
+        crate::harness::family::aggregate::first_block_only(runs);
+    }
+}
 
 impl Replier for Auggie {}
 
