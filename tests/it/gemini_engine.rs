@@ -315,3 +315,37 @@ async fn model_answers_merge_by_field_replacement() {
     let o = merged("BeforeTool", &[&deny("first"), r#"{"decision":"allow"}"#]).await;
     assert_eq!(o["decision"], "deny", "BeforeTool keeps the deny: {o}");
 }
+
+/// The same merges inside Gemini CLI: `hookrt hook gemini` runs the hooks, and its own answer,
+/// read as Gemini reads one hook's, says what the merge says.
+fn merged_inside(event: &str, answers: &[&str]) -> hookrt::RunOutcome {
+    let p = Project::new();
+    let hooks: Vec<Value> =
+        answers.iter().map(|a| json!({"type": "command", "command": format!("echo '{a}'")})).collect();
+    p.write("proj/.gemini/settings.json", &json!({"hooks": {event: [{"hooks": hooks}]}}).to_string());
+    let stdin = json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}, "llm_request": {}});
+    let out = inside(&p, "gemini", event, stdin, &[("GEMINI_CLI_TRUST_WORKSPACE", "true".into())], &[]);
+    let canonical = match event {
+        "BeforeModel" => hookrt::CanonicalEvent::ModelBefore,
+        "AfterModel" => hookrt::CanonicalEvent::ModelAfter,
+        _ => hookrt::CanonicalEvent::ToolBefore,
+    };
+    let raw = hookrt::Raw { exit_code: Some(out.code), stdout: out.stdout, stderr: out.stderr, truncated: false };
+    hookrt::decode(raw, canonical, hookrt::Dialect::Gemini)
+}
+
+#[test]
+fn reasons_and_model_merges_inside_gemini() {
+    use hookrt::Decision::Deny;
+    let deny = |why: &str| format!(r#"{{"decision":"deny","reason":"{why}"}}"#);
+    let o = merged_inside("BeforeTool", &[&deny("first"), &deny("second")]);
+    assert_eq!((o.decision, o.reason.as_deref()), (Some(Deny), Some("first\nsecond")));
+    for event in ["BeforeModel", "AfterModel"] {
+        let o = merged_inside(event, &[&deny("first"), &deny("second")]);
+        assert_eq!((o.decision, o.reason.as_deref()), (Some(Deny), Some("second")), "{event}");
+        let o = merged_inside(event, &[&deny("first"), r#"{"decision":"allow"}"#]);
+        assert_ne!(o.decision, Some(Deny), "{event}: a later allow replaces the deny");
+    }
+    let o = merged_inside("BeforeTool", &[&deny("first"), r#"{"decision":"allow"}"#]);
+    assert_eq!(o.decision, Some(Deny), "BeforeTool keeps the deny");
+}
