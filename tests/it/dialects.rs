@@ -397,3 +397,21 @@ async fn always_matching_events_match_every_subject() {
     assert!(!p.runtime().always_matches("Stop"));
     assert!(!p.runtime().always_matches("NoSuchEvent"));
 }
+
+/// Antigravity CLI 1.2.x reads the user's `~/.gemini/config/hooks.json` (its hooks page lists
+/// `~/.gemini/config/` beside the workspace's `.agents/`) in the same named-hook shape; its
+/// hooks run with the project's.
+#[tokio::test]
+async fn antigravity_reads_the_global_hooks_file() {
+    let p = Project::new();
+    let named = |name: &str, cmd: &str| json!({ name: {"PreToolUse": [{"matcher": "run_command", "hooks": [{"type": "command", "command": cmd}]}]}});
+    p.write(
+        "home/.gemini/config/hooks.json",
+        &named("global-guard", "echo '{\"decision\":\"deny\",\"reason\":\"global\"}'").to_string(),
+    );
+    p.write("proj/.agent/hooks.json", &named("project-note", "true").to_string());
+    let rt = p.runtime();
+    let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "Bash", "tool_input": {"command": "ls"}})).await);
+    assert_eq!(r["runs"].as_array().map(Vec::len), Some(2), "{r}");
+    assert_eq!((&r["outcome"]["decision"], &r["outcome"]["reason"]), (&json!("deny"), &json!("global")), "{r}");
+}

@@ -32,6 +32,10 @@ pub(crate) static EVENTS: [EventSpec; 6] = [
     EventSpec::plain("SessionStart", E::SessionStart),
 ];
 
+/// The global customization file under the home folder (`agy` 1.2.x; its hooks page lists
+/// `~/.gemini/config/` beside the workspace's `.agents/`).
+const GLOBAL_FILE: &str = ".gemini/config/hooks.json";
+
 /// The customization roots besides `.agents/` (whose file the `.agents` dialect lists).
 const ROOTS: [&str; 3] = [".agent", "_agents", "_agent"];
 
@@ -57,16 +61,19 @@ impl Harness for Antigravity {
         &DESCRIPTOR
     }
 
+    /// The user's `~/.gemini/config/hooks.json` (Antigravity's global customization root, in the
+    /// same named-hook shape), then the project's roots besides `.agents/`.
     fn files(&self, r: Roots) -> Vec<Candidate> {
-        ROOTS
+        let global = Candidate::of(r.home.join(GLOBAL_FILE), Dialect::Antigravity, Scope::Global);
+        let project = ROOTS
             .iter()
-            .map(|d| Candidate::of(r.cwd.join(d).join("hooks.json"), Dialect::Antigravity, Scope::Project))
-            .collect()
+            .map(|d| Candidate::of(r.cwd.join(d).join("hooks.json"), Dialect::Antigravity, Scope::Project));
+        std::iter::once(global).chain(project).collect()
     }
 
     fn owns_path(&self, path: &Path) -> bool {
-        let (base, parent, _) = crate::config::candidate::path_parts(path);
-        base == "hooks.json" && ROOTS.contains(&parent)
+        let (base, parent, grandparent) = crate::config::candidate::path_parts(path);
+        base == "hooks.json" && (ROOTS.contains(&parent) || (parent == "config" && grandparent == ".gemini"))
     }
 
     fn file_kind(&self, _path: &Path) -> &'static str {
