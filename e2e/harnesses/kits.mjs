@@ -15,6 +15,8 @@ export const KITS = {
   'claude-code': {
     harness: 'claude',
     version: '2.1.332',
+    // where the pinned release comes from (setup.sh installs it), and its public source, for the drift report
+    registry: { npm: '@anthropic-ai/claude-code' },
     installVar: 'HARNESS_DIR',
     runsVar: 'RUNS',
     netns: { NETNS: '1' },
@@ -46,6 +48,9 @@ export const KITS = {
   codex: {
     harness: 'codex',
     version: '0.171.0',
+    // where the pinned release comes from (setup.sh installs it), and its public source, for the drift report
+    registry: { npm: '@openai/codex' },
+    source: 'openai/codex',
     installVar: 'CODEX_KIT_DIR',
     runsVar: 'KIT_WORK',
     netns: { NETNS: '1' },
@@ -65,6 +70,9 @@ export const KITS = {
   'gemini-cli': {
     harness: 'gemini',
     version: '0.61.0',
+    // where the pinned release comes from (setup.sh installs it), and its public source, for the drift report
+    registry: { npm: '@google/gemini-cli' },
+    source: 'google-gemini/gemini-cli',
     installVar: 'GEMINI_E2E_DIR',
     runsVar: 'RUNS',
     netns: { UNSHARE: '1' },
@@ -86,6 +94,8 @@ export const KITS = {
   'copilot-cli': {
     harness: 'copilot',
     version: '1.0.102',
+    // where the pinned release comes from (setup.sh installs it), and its public source, for the drift report
+    registry: { npm: '@github/copilot' },
     installVar: 'COPILOT_E2E_DIR',
     runsVar: 'RUNS',
     netns: { UNSHARE: '1' },
@@ -113,6 +123,9 @@ export const KITS = {
   hermes: {
     harness: 'hermes',
     version: '0.19.0',
+    // where the pinned release comes from (setup.sh installs it), and its public source, for the drift report
+    registry: { pypi: 'hermes-agent' },
+    source: 'NousResearch/hermes-agent',
     installVar: 'HERMES_DIR',
     runsVar: 'RUNS',
     netns: { KIT_NETNS: '1' },
@@ -135,6 +148,9 @@ export const KITS = {
   'qwen-code': {
     harness: 'qwen',
     version: '0.24.4',
+    // where the pinned release comes from (setup.sh installs it), and its public source, for the drift report
+    registry: { npm: '@qwen-code/qwen-code' },
+    source: 'QwenLM/qwen-code',
     installVar: 'QWEN_E2E_DIR',
     runsVar: 'RUNS',
     netns: { UNSHARE: '1' },
@@ -158,6 +174,8 @@ export const KITS = {
   droid: {
     harness: 'droid',
     version: '0.225.2',
+    // where the pinned release comes from (setup.sh installs it), and its public source, for the drift report
+    registry: { npm: '@factory/cli-linux-x64' },
     installVar: 'DROID_E2E_DIR',
     runsVar: 'RUNS',
     netns: { UNSHARE: '1' },
@@ -178,6 +196,9 @@ export const KITS = {
   cline: {
     harness: 'cline',
     version: '3.0.65',
+    // where the pinned release comes from (setup.sh installs it), and its public source, for the drift report
+    registry: { npm: 'cline' },
+    source: 'cline/cline',
     installVar: 'CLINE_E2E_DIR',
     runsVar: 'RUNS',
     netns: { UNSHARE: '1' },
@@ -203,3 +224,9 @@ export const KITS = {
 }
 
 export const KIT_NAMES = Object.keys(KITS)
+
+/** Dialects built from documentation or source without a kit, whose releases the drift report follows too. */
+export const UNKITTED = {
+  kimi: { version: '2.1.0', registry: { npm: '@moonshot-ai/kimi-code' }, source: 'MoonshotAI/kimi-code' },
+  auggie: { version: '0.36.0', registry: { npm: '@augmentcode/auggie' } },
+}
