@@ -208,7 +208,7 @@ impl TrustGate for Cline {
 /// that starts `HOOK_CONTROL<tab>` (after trimming), without that prefix; else all of stdout.
 fn control_text(stdout: &str) -> &str {
     let trimmed = stdout.trim();
-    trimmed.lines().map(str::trim).filter_map(|l| l.strip_prefix(CONTROL_PREFIX)).last().unwrap_or(trimmed)
+    trimmed.lines().map(str::trim).filter_map(|l| l.strip_prefix(CONTROL_PREFIX)).next_back().unwrap_or(trimmed)
 }
 
 /// What a hook puts before its answer on a line of its own, so it may log on other lines.
