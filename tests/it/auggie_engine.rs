@@ -5,35 +5,24 @@
 //! reader on one run, and a dispatch against a project's `.augment/settings.json`.
 
 use crate::common::*;
-use hookrt::{decode, CanonicalEvent as E, Decision, Dialect, Raw};
+use hookrt::{CanonicalEvent as E, Dialect};
 use serde_json::json;
 
-/// One run and what Auggie does with it: the block's reason, the first context for the agent.
-struct Case {
-    upstream: &'static str,
-    event: E,
-    code: i32,
-    stdout: &'static str,
-    stderr: &'static str,
-    block: Option<&'static str>,
-    context: Option<&'static str>,
+const fn pre(upstream: &'static str, code: i32, stdout: &'static str, stderr: &'static str) -> AnswerCase {
+    AnswerCase { stderr, ..AnswerCase::new(upstream, E::ToolBefore, code, stdout) }
 }
 
-const fn pre(upstream: &'static str, code: i32, stdout: &'static str, stderr: &'static str) -> Case {
-    Case { upstream, event: E::ToolBefore, code, stdout, stderr, block: None, context: None }
-}
-
-const CASES: &[Case] = &[
-    Case {
+const CASES: &[AnswerCase] = &[
+    AnswerCase {
         block: Some("no rm"),
         ..pre("wao: exit 2 on PreToolUse blocks; _7n: stderr is the message", 2, "", "no rm\n")
     },
-    Case {
+    AnswerCase {
         block: Some("Hook blocked execution (no error message provided)"),
         ..pre("_7n: exit 2 with an empty stderr", 2, "", "")
     },
     pre("zIt: exit 2 with continue:true lets the tool run", 2, r#"{"continue":true}"#, "ignored"),
-    Case {
+    AnswerCase {
         block: Some("json deny"),
         ..pre(
             "zIt: permissionDecision deny stops the tool",
@@ -50,8 +39,8 @@ const CASES: &[Case] = &[
     ),
     pre("bao: a top-level decision is not in the schema", 0, r#"{"decision":"block","reason":"r"}"#, ""),
     pre("wao: exit 1 goes on and nothing is read", 1, r#"{"continue":false,"stopReason":"s"}"#, "err"),
-    Case {
-        context: Some("note for the agent"),
+    AnswerCase {
+        said: Some("note for the agent"),
         ..pre(
             "_7n routeJsonFields: additionalContext goes to the agent",
             0,
@@ -59,12 +48,12 @@ const CASES: &[Case] = &[
             "",
         )
     },
-    Case {
+    AnswerCase {
         event: E::SessionStart,
-        context: Some("plain start context"),
+        said: Some("plain start context"),
         ..pre("_7n: plain stdout reaches the agent on SessionStart", 0, "plain start context\n", "")
     },
-    Case {
+    AnswerCase {
         event: E::TurnStop,
         block: Some("keep going"),
         ..pre(
@@ -74,27 +63,12 @@ const CASES: &[Case] = &[
             "",
         )
     },
-    Case { event: E::TurnStop, ..pre("wao: exit 2 only blocks PreToolUse", 2, "", "not a block") },
+    AnswerCase { event: E::TurnStop, ..pre("wao: exit 2 only blocks PreToolUse", 2, "", "not a block") },
 ];
-
-fn check(way: &str, mut got: impl FnMut(&Case) -> (Option<String>, Option<String>)) {
-    let mut failed = Vec::new();
-    for c in CASES {
-        let (block, context) = got(c);
-        if block.as_deref() != c.block || context.as_deref() != c.context {
-            failed.push(format!("{}: {way} gave block {block:?} context {context:?}", c.upstream));
-        }
-    }
-    assert!(failed.is_empty(), "{}", failed.join("\n"));
-}
 
 #[test]
 fn auggie_answer_cases() {
-    check("the reader", |c| {
-        let raw = Raw { exit_code: Some(c.code), stdout: c.stdout.into(), stderr: c.stderr.into(), truncated: false };
-        let o = decode(raw, c.event, Dialect::Auggie);
-        ((o.decision == Some(Decision::Deny)).then(|| o.reason.unwrap_or_default()), o.contexts.into_iter().next())
-    });
+    check_answers(CASES, "the reader", |c| read_said(Dialect::Auggie, c.event, c.code, c.stdout, c.stderr));
 }
 
 fn auggie_event(e: E) -> (&'static str, serde_json::Value) {
@@ -121,14 +95,10 @@ async fn auggie_answer_cases_dispatched() {
         let (event, payload) = auggie_event(c.event);
         auggie_settings(&p, event, &[answering(&p, "a", c.code, c.stdout, c.stderr)]);
         let r = to_json(&dispatch(&p.runtime(), event, payload).await);
-        let o = &r["outcome"];
-        got.push((
-            (o["decision"] == "deny").then(|| o["reason"].as_str().unwrap_or("").to_owned()),
-            o["contexts"][0].as_str().map(str::to_owned),
-        ));
+        got.push(outcome_said(&r));
     }
     let mut got = got.into_iter();
-    check("a dispatch", |_| got.next().unwrap());
+    check_answers(CASES, "a dispatch", |_| got.next().unwrap());
 }
 
 /// `v7n`: of several hooks (run together), the first that stops, in configured order, gives

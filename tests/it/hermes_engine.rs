@@ -3,33 +3,17 @@
 //! `ShellHookSpec.matches_tool`), ported: each case names the upstream code it holds.
 
 use crate::common::*;
-use hookrt::{decode, CanonicalEvent as E, Decision, Dialect, Raw, Runtime};
+use hookrt::{CanonicalEvent as E, Dialect, Runtime};
 use serde_json::json;
 
-fn run(event: E, code: i32, stdout: &str, stderr: &str) -> (Option<Decision>, Option<String>, Vec<String>) {
-    let raw = Raw { exit_code: Some(code), stdout: stdout.into(), stderr: stderr.into(), truncated: false };
-    let o = decode(raw, event, Dialect::Hermes);
-    let decision = o.decision.filter(|d| *d != Decision::Allow);
-    (decision, o.reason, o.contexts)
+/// A case of Hermes' (`stderr`, `block`, `said` as `AnswerCase`).
+const fn case(upstream: &'static str, event: E, code: i32, stdout: &'static str) -> AnswerCase {
+    AnswerCase::new(upstream, event, code, stdout)
 }
 
-struct Case {
-    upstream: &'static str,
-    event: E,
-    code: i32,
-    stdout: &'static str,
-    stderr: &'static str,
-    deny: Option<&'static str>,
-    context: Option<&'static str>,
-}
-
-const fn case(upstream: &'static str, event: E, code: i32, stdout: &'static str) -> Case {
-    Case { upstream, event, code, stdout, stderr: "", deny: None, context: None }
-}
-
-const CASES: &[Case] = &[
-    Case {
-        deny: Some("no"),
+const CASES: &[AnswerCase] = &[
+    AnswerCase {
+        block: Some("no"),
         ..case(
             "_parse_response: pre_tool_call {action: block, message}",
             E::ToolBefore,
@@ -37,8 +21,8 @@ const CASES: &[Case] = &[
             r#"{"action":"block","message":"no"}"#,
         )
     },
-    Case {
-        deny: Some("why"),
+    AnswerCase {
+        block: Some("why"),
         ..case(
             "_parse_response: Claude's {decision: block, reason} is translated",
             E::ToolBefore,
@@ -46,8 +30,8 @@ const CASES: &[Case] = &[
             r#"{"decision":"block","reason":"why"}"#,
         )
     },
-    Case {
-        deny: Some("msg"),
+    AnswerCase {
+        block: Some("msg"),
         ..case(
             "_block_message: action:block prefers message over reason",
             E::ToolBefore,
@@ -55,8 +39,8 @@ const CASES: &[Case] = &[
             r#"{"action":"block","message":"msg","reason":"why"}"#,
         )
     },
-    Case {
-        deny: Some("why"),
+    AnswerCase {
+        block: Some("why"),
         ..case(
             "_block_message: decision:block prefers reason over message",
             E::ToolBefore,
@@ -64,8 +48,8 @@ const CASES: &[Case] = &[
             r#"{"decision":"block","message":"msg","reason":"why"}"#,
         )
     },
-    Case {
-        deny: Some("Blocked by shell hook."),
+    AnswerCase {
+        block: Some("Blocked by shell hook."),
         ..case(
             "_block_message: a block without a message gets _DEFAULT_BLOCK_MESSAGE",
             E::ToolBefore,
@@ -73,8 +57,8 @@ const CASES: &[Case] = &[
             r#"{"action":"block"}"#,
         )
     },
-    Case {
-        deny: Some("why"),
+    AnswerCase {
+        block: Some("why"),
         ..case(
             "_make_callback: a non-zero exit only logs; stdout is still parsed",
             E::ToolBefore,
@@ -82,7 +66,7 @@ const CASES: &[Case] = &[
             r#"{"decision":"block","reason":"why"}"#,
         )
     },
-    Case {
+    AnswerCase {
         stderr: "blocked",
         ..case("_make_callback (0.19.0): exit 2 with stderr blocks nothing", E::ToolBefore, 2, "")
     },
@@ -95,13 +79,13 @@ const CASES: &[Case] = &[
         r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"x"}}"#,
     ),
     case("_parse_response: post_tool_call blocks nothing", E::ToolAfter, 0, r#"{"decision":"block","reason":"x"}"#),
-    Case {
-        context: Some("remember this"),
+    AnswerCase {
+        said: Some("remember this"),
         ..case("_parse_response: pre_llm_call {context}", E::PromptSubmit, 0, r#"{"context":"remember this"}"#)
     },
     case("_parse_response: a blank context is nothing", E::PromptSubmit, 0, r#"{"context":"   "}"#),
-    Case {
-        deny: Some("run the tests"),
+    AnswerCase {
+        block: Some("run the tests"),
         ..case(
             "_parse_response: pre_verify continue with a message keeps going",
             E::TurnStop,
@@ -109,8 +93,8 @@ const CASES: &[Case] = &[
             r#"{"action":"continue","message":" run the tests "}"#,
         )
     },
-    Case {
-        deny: Some("again"),
+    AnswerCase {
+        block: Some("again"),
         ..case(
             "_parse_response: pre_verify Claude-style decision:block with a reason",
             E::TurnStop,
@@ -125,24 +109,6 @@ const CASES: &[Case] = &[
         r#"{"action":"continue"}"#,
     ),
 ];
-
-/// What a run did: the block's message and the first context.
-type Effect = (Option<String>, Option<String>);
-
-fn check(way: &str, mut got: impl FnMut(&Case) -> Effect) {
-    let mut failed = Vec::new();
-    for c in CASES {
-        let (deny, context) = got(c);
-        if deny.as_deref() != c.deny || context.as_deref() != c.context {
-            failed.push(format!("{}: {way} gave deny {deny:?} context {context:?}", c.upstream));
-        }
-    }
-    assert!(failed.is_empty(), "{}", failed.join("\n"));
-}
-
-fn effect((decision, reason, contexts): (Option<Decision>, Option<String>, Vec<String>)) -> Effect {
-    ((decision == Some(Decision::Deny)).then(|| reason.unwrap_or_default()), contexts.into_iter().next())
-}
 
 /// Hermes' name of the event and the payload a host gives it there.
 fn hermes_event(e: E) -> (&'static str, serde_json::Value) {
@@ -159,7 +125,7 @@ fn hermes_event(e: E) -> (&'static str, serde_json::Value) {
 }
 
 /// A `$HERMES_HOME/config.yaml` whose one shell hook on the case's event answers as it says.
-fn hermes_home(p: &Project, c: &Case) -> String {
+fn hermes_home(p: &Project, c: &AnswerCase) -> String {
     let cmd = answering(p, "a", c.code, c.stdout, c.stderr);
     let config =
         format!("hooks:\n  {}:\n    - command: {}\n", hermes_event(c.event).0, serde_json::to_string(&cmd).unwrap());
@@ -170,7 +136,7 @@ fn hermes_home(p: &Project, c: &Case) -> String {
 /// The Hermes reader on one run.
 #[test]
 fn hermes_answer_cases() {
-    check("the reader", |c| effect(run(c.event, c.code, c.stdout, c.stderr)));
+    check_answers(CASES, "the reader", |c| read_said(Dialect::Hermes, c.event, c.code, c.stdout, c.stderr));
 }
 
 /// The same runs from a hook in `$HERMES_HOME/config.yaml`, dispatched by a host.
@@ -183,28 +149,22 @@ async fn hermes_answer_cases_dispatched() {
         let rt = Runtime::with_env(&p.options(), &move |k| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
             .unwrap();
         let (event, payload) = hermes_event(c.event);
-        let r = to_json(&dispatch(&rt, event, payload).await);
-        let o = &r["outcome"];
-        let (d, why) = if o["downgraded"] == true { ("rawDecision", "rawReason") } else { ("decision", "reason") };
-        got.push((
-            (o[d] == "deny").then(|| o[why].as_str().unwrap_or("").to_owned()),
-            o["contexts"][0].as_str().map(str::to_owned),
-        ));
+        got.push(outcome_said(&to_json(&dispatch(&rt, event, payload).await)));
     }
     let mut got = got.into_iter();
-    check("a dispatch", |_| got.next().unwrap());
+    check_answers(CASES, "a dispatch", |_| got.next().unwrap());
 }
 
 /// The same runs inside Hermes: `hookrt hook hermes` runs the hook, and its own answer, read as
 /// Hermes reads a shell hook's, has the same effect.
 #[test]
 fn hermes_answer_cases_inside_hermes() {
-    check("hookrt hook hermes", |c| {
+    check_answers(CASES, "hookrt hook hermes", |c| {
         let p = Project::new();
         let env = [("HERMES_HOME", hermes_home(&p, c)), ("HERMES_ACCEPT_HOOKS", "1".to_owned())];
         let (event, stdin) = hermes_event(c.event);
         let out = inside(&p, "hermes", event, stdin, &env, &[]);
-        effect(run(c.event, out.code, &out.stdout, &out.stderr))
+        read_said(Dialect::Hermes, c.event, out.code, &out.stdout, &out.stderr)
     });
 }
 

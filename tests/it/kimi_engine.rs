@@ -5,31 +5,23 @@
 //! dispatch against `~/.kimi-code/config.toml`.
 
 use crate::common::*;
-use hookrt::{decode, CanonicalEvent as E, Decision, Dialect, Raw, Runtime};
+use hookrt::{CanonicalEvent as E, Dialect, Runtime};
 use serde_json::json;
 
-/// One run on an event and what Kimi does with it: the block's reason, the message passed on.
-struct Case {
-    upstream: &'static str,
-    event: E,
-    code: i32,
-    stdout: &'static str,
-    stderr: &'static str,
-    block: Option<&'static str>,
-    message: Option<&'static str>,
+const fn pre(upstream: &'static str, code: i32, stdout: &'static str, stderr: &'static str) -> AnswerCase {
+    AnswerCase { stderr, ..AnswerCase::new(upstream, E::ToolBefore, code, stdout) }
 }
 
-const fn pre(upstream: &'static str, code: i32, stdout: &'static str, stderr: &'static str) -> Case {
-    Case { upstream, event: E::ToolBefore, code, stdout, stderr, block: None, message: None }
-}
-
-const CASES: &[Case] = &[
-    Case { block: Some("no rm"), ..pre("runner.ts resultFromExitCode: exit 2 blocks with stderr", 2, "", " no rm \n") },
-    Case {
+const CASES: &[AnswerCase] = &[
+    AnswerCase {
+        block: Some("no rm"),
+        ..pre("runner.ts resultFromExitCode: exit 2 blocks with stderr", 2, "", " no rm \n")
+    },
+    AnswerCase {
         block: Some("Blocked by PreToolUse hook"),
         ..pre("engine.ts blockDecision: a block without a reason", 2, "", "")
     },
-    Case {
+    AnswerCase {
         block: Some("json deny"),
         ..pre(
             "runner.ts structuredOutput: hookSpecificOutput.permissionDecision deny",
@@ -38,7 +30,7 @@ const CASES: &[Case] = &[
             "",
         )
     },
-    Case {
+    AnswerCase {
         block: Some("Blocked by PreToolUse hook"),
         ..pre(
             "engine.ts blockDecision: a deny without a reason; the message is not the reason",
@@ -59,7 +51,7 @@ const CASES: &[Case] = &[
         r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"x"}}"#,
         "",
     ),
-    Case {
+    AnswerCase {
         block: Some("stderr wins"),
         ..pre(
             "runner.ts resultFromExitCode: exit 2 reads stderr only",
@@ -68,8 +60,8 @@ const CASES: &[Case] = &[
             "stderr wins",
         )
     },
-    Case {
-        message: Some("note"),
+    AnswerCase {
+        said: Some("note"),
         ..pre(
             "runner.ts structuredOutput: message, else hookSpecificOutput.message",
             0,
@@ -77,14 +69,14 @@ const CASES: &[Case] = &[
             "",
         )
     },
-    Case {
+    AnswerCase {
         event: E::PromptSubmit,
-        message: Some("remember the style guide"),
+        said: Some("remember the style guide"),
         ..pre("user-prompt.ts userPromptHookMessage: plain stdout is the message", 0, "remember the style guide\n", "")
     },
-    Case {
+    AnswerCase {
         event: E::PromptSubmit,
-        message: Some(r#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#),
+        said: Some(r#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#),
         ..pre(
             "user-prompt.ts userPromptHookMessage: without a message, all of stdout",
             0,
@@ -92,7 +84,7 @@ const CASES: &[Case] = &[
             "",
         )
     },
-    Case {
+    AnswerCase {
         event: E::PromptSubmit,
         block: Some("shown first"),
         ..pre(
@@ -104,24 +96,9 @@ const CASES: &[Case] = &[
     },
 ];
 
-fn check(way: &str, mut got: impl FnMut(&Case) -> (Option<String>, Option<String>)) {
-    let mut failed = Vec::new();
-    for c in CASES {
-        let (block, message) = got(c);
-        if block.as_deref() != c.block || message.as_deref() != c.message {
-            failed.push(format!("{}: {way} gave block {block:?} message {message:?}", c.upstream));
-        }
-    }
-    assert!(failed.is_empty(), "{}", failed.join("\n"));
-}
-
 #[test]
 fn kimi_answer_cases() {
-    check("the reader", |c| {
-        let raw = Raw { exit_code: Some(c.code), stdout: c.stdout.into(), stderr: c.stderr.into(), truncated: false };
-        let o = decode(raw, c.event, Dialect::Kimi);
-        ((o.decision == Some(Decision::Deny)).then(|| o.reason.unwrap_or_default()), o.contexts.into_iter().next())
-    });
+    check_answers(CASES, "the reader", |c| read_said(Dialect::Kimi, c.event, c.code, c.stdout, c.stderr));
 }
 
 fn kimi_event(e: E) -> (&'static str, serde_json::Value) {
@@ -150,14 +127,10 @@ async fn kimi_answer_cases_dispatched() {
         let (event, payload) = kimi_event(c.event);
         let rt = kimi_config(&p, &[(event, "", &cmd)]);
         let r = to_json(&dispatch(&rt, event, payload).await);
-        let o = &r["outcome"];
-        got.push((
-            (o["decision"] == "deny").then(|| o["reason"].as_str().unwrap_or("").to_owned()),
-            o["contexts"][0].as_str().map(str::to_owned),
-        ));
+        got.push(outcome_said(&r));
     }
     let mut got = got.into_iter();
-    check("a dispatch", |_| got.next().unwrap());
+    check_answers(CASES, "a dispatch", |_| got.next().unwrap());
 }
 
 /// `engine.ts`: `matches` (empty matches everything; an unanchored JavaScript regex; an invalid

@@ -1,6 +1,9 @@
 //! Helpers for integration tests: temporary projects with real hook files.
 #![allow(dead_code)]
 
+mod answers;
+pub use answers::*;
+
 use hookrt::RuntimeOptions;
 use hookrt::{DispatchRequest, DispatchResult, Runtime};
 use serde_json::{json, Value};
