@@ -79,20 +79,35 @@ impl Resources {
     }
 }
 
-/// Everything one run needs besides the hook itself.
+/// Everything one run needs besides the hook itself: what the dispatcher prepared for it
+/// ([`RunParts`], read through this context) and the runtime's policy, resources and cancel
+/// token it runs under.
 pub struct RunCtx<'a> {
     pub policy: &'a Policy,
     pub shared: &'a Resources,
+    pub cancel: &'a CancellationToken,
+    pub run: RunParts,
+}
+
+impl std::ops::Deref for RunCtx<'_> {
+    type Target = RunParts;
+
+    fn deref(&self) -> &RunParts {
+        &self.run
+    }
+}
+
+/// The owned part of a [`RunCtx`], prepared by the dispatcher; it can move into a background
+/// task (async hooks) and become a context there.
+#[derive(Debug, Clone)]
+pub struct RunParts {
     /// The JSON the hook reads (dialect-shaped), without any trailing newline.
     pub input_json: String,
     /// Exact stdin bytes for process kinds.
     pub stdin: Vec<u8>,
     pub cwd: PathBuf,
-    /// `CLAUDE_PROJECT_DIR` for the hook environment.
-    pub project_dir: String,
     pub timeout: Duration,
     pub timeout_label: String,
-    pub cancel: &'a CancellationToken,
     /// Variables added to a process hook's environment (the harness's, `CLAUDE_ENV_FILE`, the
     /// hook's own).
     pub env: Vec<(String, String)>,
@@ -103,24 +118,6 @@ pub struct RunCtx<'a> {
     /// The command string as the harness passes it to the shell (after its substitutions).
     pub command: Option<String>,
     /// The environment a process starts from, when not this process's (`hookrt serve`).
-    pub base_env: Option<BaseEnv>,
-}
-
-/// The owned part of a [`RunCtx`], prepared by the dispatcher; it can move into a background
-/// task (async hooks) and become a context there.
-#[derive(Debug, Clone)]
-pub(crate) struct RunParts {
-    pub input_json: String,
-    pub stdin: Vec<u8>,
-    pub cwd: PathBuf,
-    pub project_dir: String,
-    pub timeout: Duration,
-    pub timeout_label: String,
-    pub env: Vec<(String, String)>,
-    pub env_remove: Vec<String>,
-    pub shell: Shell,
-    pub command: Option<String>,
-    /// The environment the process starts from, when not this process's.
     pub base_env: Option<BaseEnv>,
 }
 
@@ -135,22 +132,7 @@ impl RunParts {
         shared: &'a Resources,
         cancel: &'a CancellationToken,
     ) -> RunCtx<'a> {
-        RunCtx {
-            policy,
-            shared,
-            input_json: self.input_json,
-            stdin: self.stdin,
-            cwd: self.cwd,
-            project_dir: self.project_dir,
-            timeout: self.timeout,
-            timeout_label: self.timeout_label,
-            cancel,
-            env: self.env,
-            env_remove: self.env_remove,
-            shell: self.shell,
-            command: self.command,
-            base_env: self.base_env,
-        }
+        RunCtx { policy, shared, cancel, run: self }
     }
 }
 

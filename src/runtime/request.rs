@@ -171,7 +171,6 @@ impl DispatchCtx {
                 _ => Vec::new(),
             },
             cwd,
-            project_dir: self.project_dir.clone(),
             timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),
             timeout_label: secs_label(secs),
             env,
