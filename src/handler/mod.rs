@@ -44,7 +44,7 @@ pub struct Policy {
 
 /// Resources shared by every dispatch of one runtime (clones share them too).
 #[derive(Debug, Clone)]
-pub struct Resources {
+pub(crate) struct Resources {
     /// One permit per hook process running at once.
     pub process_slots: Arc<tokio::sync::Semaphore>,
     /// Built on first use: loading the TLS roots costs more than a whole no-match session.
@@ -62,7 +62,7 @@ pub struct Resources {
 }
 
 impl Resources {
-    pub fn new(max_processes: usize) -> Self {
+    pub(crate) fn new(max_processes: usize) -> Self {
         Resources {
             process_slots: Arc::new(tokio::sync::Semaphore::new(max_processes)),
             http: Arc::new(OnceLock::new()),
@@ -74,7 +74,7 @@ impl Resources {
     }
 
     /// The HTTP client for webhooks, oracles and outbound notifications.
-    pub fn http(&self) -> &reqwest::Client {
+    pub(crate) fn http(&self) -> &reqwest::Client {
         self.http.get_or_init(http::client)
     }
 }
@@ -82,7 +82,7 @@ impl Resources {
 /// Everything one run needs besides the hook itself: what the dispatcher prepared for it
 /// ([`RunParts`], read through this context) and the runtime's policy, resources and cancel
 /// token it runs under.
-pub struct RunCtx<'a> {
+pub(crate) struct RunCtx<'a> {
     pub policy: &'a Policy,
     pub shared: &'a Resources,
     pub cancel: &'a CancellationToken,
@@ -100,7 +100,7 @@ impl std::ops::Deref for RunCtx<'_> {
 /// The owned part of a [`RunCtx`], prepared by the dispatcher; it can move into a background
 /// task (async hooks) and become a context there.
 #[derive(Debug, Clone)]
-pub struct RunParts {
+pub(crate) struct RunParts {
     /// The JSON the hook reads (dialect-shaped), without any trailing newline.
     pub input_json: String,
     /// Exact stdin bytes for process kinds.

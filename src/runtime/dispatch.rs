@@ -56,7 +56,7 @@ impl Runtime {
         let loaded = self.loaded();
         let targets = loaded.table.outbound_for(ev.canonical);
         let host_cwd = || cwd.clone().unwrap_or_else(|| crate::vocab::text::path_text(&self.opts.policy.cwd));
-        self.outbound.notify(targets, ev.canonical, &payload, host_cwd, &self.opts.shared);
+        self.outbound.notify(targets, ev.canonical, &payload, host_cwd, &self.shared);
         let session = crate::harness::session_of(&payload).to_owned();
         let continuing = self.stop_guard.was_blocked(&session);
         let session_facts = self.sessions.observe(ev.canonical, &payload, continuing);

@@ -17,6 +17,7 @@ pub(crate) mod wire;
 
 use crate::config::{HandlerSpec, Hook};
 use crate::handler::worker::{KeyRef, Pool};
+use crate::handler::Resources;
 use crate::load::{load, Loaded};
 use crate::vocab::{Diagnostic, DispatchEvent};
 use options::{OptionsError, Resolved, RuntimeOptions};
@@ -32,6 +33,9 @@ pub use request::{BaseEnv, DispatchError, DispatchRequest, DispatchResult, Run};
 /// A hook runtime: configuration, shared resources, and a close switch.
 pub struct Runtime {
     opts: Resolved,
+    /// Process slots, the HTTP client, workers and what the host lends: owned here, shared by
+    /// every dispatch.
+    shared: Resources,
     loaded: RwLock<Arc<Loaded>>,
     closed: AtomicBool,
     close_token: CancellationToken,
@@ -86,13 +90,14 @@ impl Runtime {
         env: &dyn Fn(&str) -> Option<String>,
         host: Host,
     ) -> Result<Self, OptionsError> {
-        let mut opts = options.resolve(env)?;
-        opts.shared.mcp = host.mcp;
-        opts.shared.callbacks = host.callbacks;
-        opts.shared.answer_loop = host.answer_loop;
+        let opts = options.resolve(env)?;
         let close_token = CancellationToken::new();
-        opts.shared.workers = Arc::new(Pool::new(close_token.child_token()));
-        let mut loaded = Self::load(&opts);
+        let mut shared = Resources::new(opts.max_processes);
+        shared.mcp = host.mcp;
+        shared.callbacks = host.callbacks;
+        shared.answer_loop = host.answer_loop;
+        shared.workers = Arc::new(Pool::new(close_token.child_token()));
+        let mut loaded = Self::load(&opts, &shared);
         let mut runtime_diags = Vec::new();
         let history = opts.history.as_ref().and_then(|h| {
             let secrets = opts.handlers.removed_env.iter().filter_map(|k| env(k)).collect();
@@ -106,6 +111,7 @@ impl Runtime {
         let stop_guard = stop_guard::StopGuard::new(opts.policy.stop_block_limit);
         Ok(Runtime {
             opts,
+            shared,
             loaded: RwLock::new(Arc::new(loaded)),
             closed: AtomicBool::new(false),
             close_token,
@@ -120,13 +126,13 @@ impl Runtime {
         })
     }
 
-    fn load(opts: &Resolved) -> Loaded {
+    fn load(opts: &Resolved, shared: &Resources) -> Loaded {
         let mut l = load(&opts.load);
         l.table.case_insensitive_literals = opts.policy.case_insensitive_tools;
         l.table.harness_tool_names = opts.policy.inside.is_some();
         for h in l.table.hooks() {
             let problem = match &h.handler {
-                HandlerSpec::McpTool { .. } if opts.shared.mcp.is_none() => {
+                HandlerSpec::McpTool { .. } if shared.mcp.is_none() => {
                     Some(crate::handler::failure::Unconfigured::McpHost.to_string())
                 }
                 HandlerSpec::Http { url, .. } => opts
@@ -158,7 +164,7 @@ impl Runtime {
     /// Re-reads configuration; returns the new diagnostics. Workers whose hook changed or
     /// disappeared stop; the others keep running.
     pub fn reload(&self) -> Vec<Diagnostic> {
-        let mut fresh = Self::load(&self.opts);
+        let mut fresh = Self::load(&self.opts, &self.shared);
         fresh.diagnostics.extend(self.runtime_diags.iter().cloned());
         let fresh = Arc::new(fresh);
         let diags = fresh.diagnostics.clone();
@@ -169,7 +175,7 @@ impl Runtime {
             .map(|h| &h.handler)
             .filter(|h| matches!(h, HandlerSpec::Worker { .. }))
             .collect();
-        self.opts.shared.workers.retain(|k| {
+        self.shared.workers.retain(|k| {
             workers.iter().any(|h| match h {
                 HandlerSpec::Worker { command, args, env, .. } => {
                     *command == k.command && *args == k.args && env.iter().all(|v| k.env.contains(v))
@@ -198,21 +204,21 @@ impl Runtime {
             }
             let ctx = DispatchCtx::new(&self.opts, hook.canonical, Map::new(), None);
             let cancel = self.close_token.child_token();
-            let run = ctx.parts(&self.opts, hook).ctx(&self.opts.handlers, &self.opts.shared, &cancel);
+            let run = ctx.parts(&self.opts, hook).ctx(&self.opts.handlers, &self.shared, &cancel);
             let key = KeyRef::of(command, args.as_deref(), env, &run);
-            self.opts.shared.workers.warm(hook, key, *settings, &run).await;
+            self.shared.workers.warm(hook, key, *settings, &run).await;
         }
     }
 
     /// Stops every worker (stdin closed, the kill grace, then the tree kill); the next
     /// matching request starts a fresh one.
     pub fn stop_workers(&self) {
-        self.opts.shared.workers.stop_all();
+        self.shared.workers.stop_all();
     }
 
     /// Live worker processes of this runtime.
     pub fn live_workers(&self) -> usize {
-        self.opts.shared.workers.live_count()
+        self.shared.workers.live_count()
     }
 
     /// Aborts running hooks; later dispatches fail with [`DispatchError::Closed`].
@@ -279,7 +285,7 @@ impl Runtime {
             parts.timeout = cap;
             parts.timeout_label = crate::vocab::text::secs_label(cap.as_secs_f64());
         }
-        let rctx = parts.ctx(&self.opts.handlers, &self.opts.shared, &never);
+        let rctx = parts.ctx(&self.opts.handlers, &self.shared, &never);
         execute::execute(&self.opts.policy, hook, rctx, ctx.canonical, None).await
     }
 

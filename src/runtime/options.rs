@@ -3,7 +3,7 @@
 //! them: the loader, the dispatcher, the handlers.
 
 use crate::config::{PluginDir, Substitutions};
-use crate::handler::{Policy as HandlerPolicy, Resources};
+use crate::handler::Policy as HandlerPolicy;
 use crate::load::{LoadOptions, Policy};
 use crate::vocab::text::quote;
 use crate::vocab::{
@@ -147,8 +147,8 @@ pub struct Resolved {
     pub policy: RunPolicy,
     /// How handlers run.
     pub handlers: HandlerPolicy,
-    /// Process slots, the HTTP client, workers: shared by every dispatch.
-    pub shared: Resources,
+    /// How many hook processes may run at once (the runtime's process slots).
+    pub max_processes: usize,
     /// Where execution history goes (`history`, `--history`, `$HOOKRT_HISTORY`).
     pub history: Option<HistoryOptions>,
 }
@@ -210,7 +210,7 @@ impl RuntimeOptions {
             load: self.load_options(cwd.clone(), env),
             policy: self.run_policy(cwd, fail_closed),
             handlers: self.handler_policy(),
-            shared: Resources::new(max),
+            max_processes: max,
             history: self
                 .history
                 .clone()

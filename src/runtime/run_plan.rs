@@ -30,7 +30,7 @@ impl Runtime {
         let opts = &self.opts;
         let one = |hook: Arc<Hook>, tool_input: Option<Value>| -> BoxFuture<'_, Option<Run>> {
             let started = hook.family.is_async.then(|| self.start_async(hook.clone(), ctx, session));
-            let rctx = ctx.parts_with(opts, &hook, tool_input.as_ref()).ctx(&opts.handlers, &opts.shared, &merged);
+            let rctx = ctx.parts_with(opts, &hook, tool_input.as_ref()).ctx(&opts.handlers, &self.shared, &merged);
             async move {
                 match started {
                     Some(run) => Some(run),
@@ -85,12 +85,12 @@ impl Runtime {
     /// dispatch. `close()` kills it like any other hook.
     fn start_async(&self, hook: Arc<Hook>, ctx: &DispatchCtx, session: &str) -> Run {
         let parts = ctx.parts(&self.opts, &hook);
-        let opts = self.opts.clone();
+        let (opts, shared) = (self.opts.clone(), self.shared.clone());
         let cancel = self.close_token.child_token();
         let background = self.background.clone();
         let (event, session, h) = (ctx.canonical, session.to_owned(), hook.clone());
         tokio::spawn(async move {
-            let rctx = parts.ctx(&opts.handlers, &opts.shared, &cancel);
+            let rctx = parts.ctx(&opts.handlers, &shared, &cancel);
             if let Some(run) = execute(&opts.policy, h, rctx, event, None).await {
                 background.finished(session, run);
             }

@@ -53,7 +53,7 @@ impl IfRules {
 
 /// The shell that runs a hook's command string, as its harness runs it (docs/harnesses/).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Shell {
+pub(crate) enum Shell {
     /// `/bin/sh -c` (Claude Code, and the files only hookrt reads).
     #[default]
     Sh,
@@ -62,7 +62,7 @@ pub enum Shell {
 }
 
 impl Shell {
-    pub fn program(self) -> &'static str {
+    pub(crate) fn program(self) -> &'static str {
         match self {
             Shell::Sh => "/bin/sh",
             Shell::Bash => "bash",

@@ -42,7 +42,7 @@ const MAX_BACKOFF: Duration = Duration::from_secs(5);
 
 /// What makes two worker hooks the same process.
 #[derive(Debug, Clone)]
-pub struct WorkerKey {
+pub(crate) struct WorkerKey {
     pub command: String,
     pub args: Option<Vec<String>>,
     pub cwd: PathBuf,
@@ -69,7 +69,7 @@ const WORKER_VAR: (&str, &str) = ("HOOKRT_WORKER", "1");
 /// A worker key as one run has it, borrowed: a request to a running worker finds its slot by
 /// this, without copying the hook's command and environment into a [`WorkerKey`].
 #[derive(Debug, Clone, Copy)]
-pub struct KeyRef<'a> {
+pub(crate) struct KeyRef<'a> {
     command: &'a str,
     args: Option<&'a [String]>,
     cwd: &'a Path,
@@ -85,7 +85,12 @@ pub struct KeyRef<'a> {
 impl<'a> KeyRef<'a> {
     /// The key of a hook run: its program, the run's cwd and the hook's environment (without
     /// per-dispatch variables such as `CLAUDE_ENV_FILE`).
-    pub fn of(command: &'a str, args: Option<&'a [String]>, env: &'a [(String, String)], ctx: &'a RunCtx<'_>) -> Self {
+    pub(crate) fn of(
+        command: &'a str,
+        args: Option<&'a [String]>,
+        env: &'a [(String, String)],
+        ctx: &'a RunCtx<'_>,
+    ) -> Self {
         let base = ctx.base_env.as_deref();
         KeyRef { command, args, cwd: &ctx.cwd, run_env: &ctx.env, hook_env: env, shell: ctx.shell, base }
     }
@@ -106,7 +111,7 @@ impl<'a> KeyRef<'a> {
         lasting.map(|(k, v)| (k.as_str(), v.as_str()))
     }
 
-    pub fn to_owned(self) -> WorkerKey {
+    pub(crate) fn to_owned(self) -> WorkerKey {
         WorkerKey {
             command: self.command.to_owned(),
             args: self.args.map(<[String]>::to_vec),
@@ -199,7 +204,7 @@ impl Equivalent<WorkerKey> for KeyRef<'_> {
 
 /// Every worker of one runtime.
 #[derive(Default)]
-pub struct Pool {
+pub(crate) struct Pool {
     /// Looked up on every request by a borrowed [`KeyRef`], Fx-hashed: a key of a dozen
     /// strings from the user's own config (no untrusted keys to defend against).
     slots: Mutex<IndexMap<WorkerKey, Arc<Slot>, FxBuildHasher>>,
@@ -240,7 +245,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl Pool {
     /// A pool whose workers all stop when `closed` fires.
-    pub fn new(closed: CancellationToken) -> Self {
+    pub(crate) fn new(closed: CancellationToken) -> Self {
         Pool { slots: Mutex::default(), closed }
     }
 
@@ -265,7 +270,7 @@ impl Pool {
     }
 
     /// Sends one request and waits for its answer, the timeout or the host's abort.
-    pub async fn request(
+    pub(crate) async fn request(
         &self,
         hook: &crate::config::Hook,
         key: KeyRef<'_>,
@@ -302,7 +307,13 @@ impl Pool {
     }
 
     /// Starts a `warm` worker now (at load) rather than on its first match.
-    pub async fn warm(&self, hook: &crate::config::Hook, key: KeyRef<'_>, settings: WorkerSettings, ctx: &RunCtx<'_>) {
+    pub(crate) async fn warm(
+        &self,
+        hook: &crate::config::Hook,
+        key: KeyRef<'_>,
+        settings: WorkerSettings,
+        ctx: &RunCtx<'_>,
+    ) {
         let slot = self.slot(&hook.id, key, settings);
         match slot.live(ctx, &self.closed).await {
             Ok(_) | Err(Failure::Aborted) => {}
@@ -312,7 +323,7 @@ impl Pool {
 
     /// After a reload: stops the workers whose hook changed or disappeared and forgives the
     /// crash history of the others.
-    pub fn retain(&self, keep: impl Fn(&WorkerKey) -> bool) {
+    pub(crate) fn retain(&self, keep: impl Fn(&WorkerKey) -> bool) {
         let mut slots = lock(&self.slots);
         slots.retain(|key, slot| {
             let mut st = lock(&slot.state);
@@ -330,12 +341,12 @@ impl Pool {
     }
 
     /// Live worker processes (tests and `doctor`).
-    pub fn live_count(&self) -> usize {
+    pub(crate) fn live_count(&self) -> usize {
         lock(&self.slots).values().filter(|s| lock(&s.state).live.as_ref().is_some_and(|l| !l.is_ending())).count()
     }
 
     /// Stops every worker (stdin closed, the kill grace, then the tree kill).
-    pub fn stop_all(&self) {
+    pub(crate) fn stop_all(&self) {
         for slot in lock(&self.slots).values() {
             if let Some(l) = lock(&slot.state).live.take() {
                 l.stop_gracefully("worker stopped");
