@@ -58,6 +58,20 @@ export type CanonicalEvent =
   | 'gateway:dispatch' // Hermes pre_gateway_dispatch
   | 'task:claim' // Hermes kanban_task_claimed
   | 'task:block' // Hermes kanban_task_blocked
+  | 'stream:start' // Hermes on_stream_start
+  | 'stream:delta' // Hermes on_stream_delta
+  | 'stream:end' // Hermes on_stream_end
+  | 'message:interim' // Hermes on_interim_message
+  | 'model:error-classify' // Hermes transform_api_error_classification
+  | 'skill:lifecycle' // Hermes on_skill_lifecycle
+  | 'transcription:before' // Hermes pre_transcription
+  | 'task:worker-spawn' // Hermes on_kanban_worker_spawned
+  | 'task:worker-exit' // Hermes on_kanban_worker_exited
+  | 'task:stale-claim' // Hermes on_kanban_worker_stale_claim
+  | 'task:update' // Hermes on_kanban_task_updated
+  | 'task:dispatch-tick' // Hermes on_kanban_dispatch_tick
+  | 'gateway:platform-event' // Hermes gateway_platform_event
+  | 'command:before' // Hermes pre_command
 
 /**
  * Any name a host may dispatch: canonical, Claude Code / Codex, opencode, Hermes, Gemini CLI,
@@ -213,6 +227,12 @@ export interface RuntimeOptions {
    * `failClosed: true` does the same for that hook. Default: none (Claude Code's behaviour).
    */
   failClosed?: string[]
+  /**
+   * The release of a harness you run, where it is not the newest hookrt follows
+   * (`{ hermes: '0.19.0' }`): that harness's files are read by that release's rules (each
+   * harness page's "Changed in" table says which rules changed when).
+   */
+  harnessVersions?: Partial<Record<Dialect, string>>
   /**
    * Claude Code plugins whose `hooks/hooks.json` is loaded; `${CLAUDE_PLUGIN_ROOT}` and
    * `${CLAUDE_PLUGIN_DATA}` are substituted and exported to their hooks. `dataDir` defaults to

@@ -101,7 +101,9 @@ const readCalls = f => (existsSync(f) ? readFileSync(f, 'utf8').split('\n').slic
 export function replayer(kit, scenario, place, options = {}) {
   const rt = createRuntime({
     cwd: place.project, homeDir: place.home, managedSettingsPath: join(place.run, 'managed.json'),
-    systemDir: join(place.run, 'etc'), requireHookApproval: false, ...options,
+    systemDir: join(place.run, 'etc'), requireHookApproval: false,
+    // the recordings hold the kit's release: its rules, where they changed since
+    harnessVersions: { [KITS[kit].harness]: KITS[kit].version }, ...options,
   })
   const log = join(place.run, KITS[kit].log)
   const norm = normaliser({ paths: place.paths })

@@ -57,6 +57,6 @@ pub use runtime::options::{OptionsError, RuntimeOptions, DEFAULT_OUTPUT_CAP};
 pub use runtime::wire::schemas as wire_schemas;
 pub use runtime::{BaseEnv, DispatchError, DispatchRequest, DispatchResult, Host, Run, Runtime};
 pub use vocab::{
-    ApprovalScope, CanonicalEvent, Concurrency, Decision, Diagnostic, Dialect, EventFields, Fidelity, HostHarness,
-    IfRules, LlmOptions, OnError, ProxyOptions, Raw, RunOutcome, Scope, Severity,
+    ApprovalScope, CanonicalEvent, Concurrency, Decision, Diagnostic, Dialect, EventFields, Fidelity, HarnessVersions,
+    HostHarness, IfRules, LlmOptions, OnError, ProxyOptions, Raw, RunOutcome, Scope, Severity, Version,
 };

@@ -99,6 +99,10 @@ pub(crate) struct Shared {
     /// Events (comma-separated, any spelling) on which a hook that gave no answer denies.
     #[arg(long, global = true, value_name = "EVENTS", value_delimiter = ',')]
     pub fail_closed: Vec<String>,
+    /// The release of a harness you run, where it is not the newest hookrt follows
+    /// (`hermes=0.19.0`; repeatable): its files are read by that release's rules.
+    #[arg(long, global = true, value_name = "HARNESS=VERSION", value_parser = crate::vocab::HarnessVersions::parse_pair)]
+    pub harness_version: Vec<(crate::vocab::Dialect, crate::vocab::Version)>,
     /// Longest context or message kept, in characters (default 10000).
     #[arg(long, global = true, value_name = "CHARS")]
     pub context_cap: Option<usize>,
@@ -327,6 +331,7 @@ impl Shared {
             }),
             context_cap: self.context_cap,
             fail_closed: self.fail_closed.clone(),
+            harness_versions: crate::vocab::HarnessVersions(self.harness_version.clone()),
             if_rules,
             fidelity: Some(if listen && !self.harness_exact { Fidelity::Contract } else { Fidelity::Harness }),
             ..Default::default()

@@ -31,6 +31,8 @@ pub(crate) struct FileCtx<'a> {
     pub if_rules: IfRules,
     /// The user's home (`~` in commands that are split without a shell).
     pub home: &'a Path,
+    /// The harness release whose rules the file is read by (`None`: the harness has one set).
+    pub version: Option<crate::vocab::Version>,
 }
 
 impl FileCtx<'_> {

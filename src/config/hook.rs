@@ -136,6 +136,9 @@ pub struct HarnessFields {
     /// The command exactly as the file wrote it, where the dialect splits it into words itself
     /// (Hermes): approvals are keyed on it.
     pub written: Option<String>,
+    /// The release of the harness whose rules read this hook's answers, where they changed
+    /// between releases (Hermes).
+    pub version: Option<crate::vocab::Version>,
 }
 
 /// Claude Code's per-hook fields beyond the handler (all dialects that tolerate extra keys).

@@ -5,7 +5,7 @@
 use crate::config::HomeDir;
 use crate::harness::tools::ToolNames;
 use crate::harness::Discovery;
-use crate::vocab::{Dialect, EventSpec, MatcherStyle, Shell};
+use crate::vocab::{Dialect, EventSpec, MatcherStyle, Releases, Shell};
 
 /// What one harness is. [`Descriptor::new`] gives the Claude Code family's values for every
 /// field but the three each harness names; a folder changes the others with `..`.
@@ -38,6 +38,8 @@ pub(crate) struct Descriptor {
     /// Whether its hooks of SessionStart, Setup, CwdChanged and FileChanged get a
     /// `CLAUDE_ENV_FILE` to export variables through.
     pub env_file: bool,
+    /// Its releases whose rules differ (`None`: hookrt follows one set of rules for it).
+    pub releases: Option<&'static Releases>,
 }
 
 impl Descriptor {
@@ -56,6 +58,7 @@ impl Descriptor {
             shell: Shell::Sh,
             env_removed: &[],
             env_file: false,
+            releases: None,
         }
     }
 }

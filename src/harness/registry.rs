@@ -119,6 +119,20 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A harness whose rules changed between releases documents each change on its page, from
+    /// the descriptor's data.
+    #[test]
+    fn each_harness_page_has_its_changed_in_table() {
+        for h in HARNESSES {
+            let Some(r) = h.descriptor().releases else { continue };
+            let page = format!("{}/docs/harnesses/{}.md", env!("CARGO_MANIFEST_DIR"), h.dialect().as_str());
+            let text = std::fs::read_to_string(&page).unwrap_or_default();
+            let table = r.table();
+            assert!(text.contains("## Changed in"), "{page} has no \"## Changed in\" section");
+            assert!(text.contains(&table), "{page}'s \"Changed in\" table is not:\n{table}");
+        }
+    }
+
     #[test]
     fn a_spelling_means_the_same_in_every_harness_and_in_dispatch() {
         for h in HARNESSES {

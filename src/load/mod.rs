@@ -78,6 +78,8 @@ pub struct LoadOptions {
     /// `requireHookApproval: "harness"` a project's files also need that harness's trust of
     /// the project (docs/security.md).
     pub host: Option<HostHarness>,
+    /// The release of a harness whose rules its files are read by, where the host named one.
+    pub versions: crate::vocab::HarnessVersions,
 }
 
 impl LoadOptions {

@@ -199,7 +199,21 @@ impl<'a> Reader<'a> {
             env: &cand.vars,
             if_rules: self.opts.if_rules,
             home: &self.opts.home,
+            version: self.opts.versions.of(dialect).or(h.descriptor().releases.map(|r| r.newest)),
         };
+        if let (Some(v), Some(r)) = (self.opts.versions.of(dialect), h.descriptor().releases) {
+            for c in r.not_applied(v) {
+                tracing::info!(
+                    "{}: read by {} {v}'s rules (hookrt follows up to {}; its kit records {}), without: from {}, {}",
+                    cand.path.display(),
+                    dialect.as_str(),
+                    r.newest,
+                    r.recorded,
+                    c.since,
+                    c.what.split_whitespace().collect::<Vec<_>>().join(" ")
+                );
+            }
+        }
         let mut sink = LoadSink {
             hooks: &mut self.hooks,
             diagnostics: &mut self.diagnostics,

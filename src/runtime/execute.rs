@@ -120,7 +120,10 @@ pub(crate) async fn execute(
     };
     let h = crate::harness::of(hook.dialect);
     if hook.fail_closed || policy.fail_closed.contains(&event) {
-        fail_closed(&mut outcome, error.as_ref(), h.json_only());
+        if let Some(why) = h.failed_closed(&hook, &outcome, error.as_ref().map(|e| e.to_string()).as_deref()) {
+            outcome.decision = Some(Decision::Deny);
+            outcome.reason = Some(why);
+        }
     }
     outcome.cap_texts(policy.context_cap);
     tracing::debug!(
@@ -150,21 +153,4 @@ fn answered(policy: &RunPolicy, hook: &Hook, raw: crate::vocab::Raw, event: Cano
         tracing::warn!(hook = %hook.id, "hook was killed by a signal");
     }
     o
-}
-
-/// `failClosed`: a run that gave no answer (could not start, timed out, HTTP failure, killed by
-/// a signal) denies instead of letting the action through.
-fn fail_closed(outcome: &mut RunOutcome, error: Option<&Failure>, json_only: bool) {
-    let not_json = || {
-        !outcome.stdout.is_empty()
-            && !matches!(serde_json::from_str::<serde_json::Value>(&outcome.stdout), Ok(serde_json::Value::Object(_)))
-    };
-    let why = match (error, outcome.exit_code) {
-        (Some(e), _) => e.to_string(),
-        (None, Some(None)) => "hook was killed by a signal".to_owned(),
-        (None, Some(Some(0))) if json_only && not_json() => "stdout is not a JSON object".to_owned(),
-        _ => return,
-    };
-    outcome.decision = Some(Decision::Deny);
-    outcome.reason = Some(format!("hook failed closed: {why}"));
 }

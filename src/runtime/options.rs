@@ -7,8 +7,8 @@ use crate::handler::Policy as HandlerPolicy;
 use crate::load::{LoadOptions, Policy};
 use crate::vocab::text::quote;
 use crate::vocab::{
-    ApprovalScope, CanonicalEvent, Concurrency, Dialect, Fidelity, HostHarness, IfRules, LlmOptions, OnError,
-    ProxyOptions,
+    ApprovalScope, CanonicalEvent, Concurrency, Dialect, Fidelity, HarnessVersions, HostHarness, IfRules, LlmOptions,
+    OnError, ProxyOptions,
 };
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -120,6 +120,10 @@ pub struct RuntimeOptions {
     /// then run only when that harness would also trust the project, or once approved with
     /// `hookrt trust approve` (docs/security.md). `hookrt hook <harness>` sets it.
     pub harness: Option<HostHarness>,
+    /// The release of each harness the user runs, where it is not the newest hookrt follows
+    /// (`{"hermes": "0.19.0"}`): that harness's files are read by that release's rules
+    /// (each harness page's "changed in" table).
+    pub harness_versions: HarnessVersions,
 }
 
 /// The `history` runtime option.
@@ -280,6 +284,7 @@ impl RuntimeOptions {
                 Some(p) => Policy::At(p.clone()),
                 None => Policy::Default,
             },
+            versions: self.harness_versions.clone(),
         }
     }
 

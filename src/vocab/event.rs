@@ -127,6 +127,48 @@ pub enum CanonicalEvent {
     /// Hermes' `kanban_task_blocked`.
     #[serde(rename = "task:block")]
     TaskBlock,
+    /// Hermes' `on_stream_start`: a streamed model response began.
+    #[serde(rename = "stream:start")]
+    StreamStart,
+    /// Hermes' `on_stream_delta`: a piece of a streamed response arrived.
+    #[serde(rename = "stream:delta")]
+    StreamDelta,
+    /// Hermes' `on_stream_end`: a streamed response ended.
+    #[serde(rename = "stream:end")]
+    StreamEnd,
+    /// Hermes' `on_interim_message`: a message shown while the turn goes on.
+    #[serde(rename = "message:interim")]
+    InterimMessage,
+    /// Hermes' `transform_api_error_classification`: a failed model request is about to be classified.
+    #[serde(rename = "model:error-classify")]
+    ErrorClassify,
+    /// Hermes' `on_skill_lifecycle`: a skill was created, changed or removed.
+    #[serde(rename = "skill:lifecycle")]
+    SkillLifecycle,
+    /// Hermes' `pre_transcription`: audio is about to be transcribed.
+    #[serde(rename = "transcription:before")]
+    Transcribe,
+    /// Hermes' `on_kanban_worker_spawned`.
+    #[serde(rename = "task:worker-spawn")]
+    TaskWorkerSpawn,
+    /// Hermes' `on_kanban_worker_exited`.
+    #[serde(rename = "task:worker-exit")]
+    TaskWorkerExit,
+    /// Hermes' `on_kanban_worker_stale_claim`.
+    #[serde(rename = "task:stale-claim")]
+    TaskStaleClaim,
+    /// Hermes' `on_kanban_task_updated`.
+    #[serde(rename = "task:update")]
+    TaskUpdate,
+    /// Hermes' `on_kanban_dispatch_tick`.
+    #[serde(rename = "task:dispatch-tick")]
+    TaskDispatchTick,
+    /// Hermes' `gateway_platform_event`: a messaging platform reported an event (a reaction, an edit).
+    #[serde(rename = "gateway:platform-event")]
+    GatewayEvent,
+    /// Hermes' `pre_command`: a slash command is about to run.
+    #[serde(rename = "command:before")]
+    CommandBefore,
 }
 
 /// Which outcome of a tool an after-tool dispatch or group speaks about.
@@ -243,7 +285,7 @@ use CanonicalEvent as E;
 /// implementation's contract (docs/events.md) and keep its rules even where Claude's reference
 /// has since changed (SubagentStop blocks in Claude; here it is downgraded, as the contract says;
 /// Notification and PreCompact matchers have no effect).
-const TABLE: [Rules; 50] = [
+const TABLE: [Rules; 64] = [
     context(rules(E::SessionStart, Subject::keys(&["source"]))),
     rules(E::SessionEnd, Subject::keys(&["reason", "source"])),
     context(blocks(rules(E::PromptSubmit, Subject::NONE))),
@@ -294,14 +336,28 @@ const TABLE: [Rules; 50] = [
     rules(E::GatewayDispatch, Subject::NONE),
     rules(E::TaskClaim, Subject::NONE),
     rules(E::TaskBlock, Subject::NONE),
+    rules(E::StreamStart, Subject::NONE),
+    rules(E::StreamDelta, Subject::NONE),
+    rules(E::StreamEnd, Subject::NONE),
+    rules(E::InterimMessage, Subject::NONE),
+    rules(E::ErrorClassify, Subject::NONE),
+    rules(E::SkillLifecycle, Subject::NONE),
+    rules(E::Transcribe, Subject::NONE),
+    rules(E::TaskWorkerSpawn, Subject::NONE),
+    rules(E::TaskWorkerExit, Subject::NONE),
+    rules(E::TaskStaleClaim, Subject::NONE),
+    rules(E::TaskUpdate, Subject::NONE),
+    rules(E::TaskDispatchTick, Subject::NONE),
+    rules(E::GatewayEvent, Subject::NONE),
+    rules(E::CommandBefore, Subject::NONE),
 ];
 
 impl CanonicalEvent {
     /// All canonical events, in table order.
-    pub const ALL: [CanonicalEvent; 50] = {
-        let mut all = [E::SessionStart; 50];
+    pub const ALL: [CanonicalEvent; 64] = {
+        let mut all = [E::SessionStart; 64];
         let mut i = 0;
-        while i < 50 {
+        while i < 64 {
             all[i] = TABLE[i].canonical;
             i += 1;
         }
@@ -309,7 +365,7 @@ impl CanonicalEvent {
     };
 
     /// How many canonical events there are (the hook table's index size).
-    pub const COUNT: usize = 50;
+    pub const COUNT: usize = 64;
 
     /// The canonical spelling (`tool:before`), as used on the wire and in native files.
     pub const fn as_str(self) -> &'static str {
@@ -364,6 +420,20 @@ impl CanonicalEvent {
             E::GatewayDispatch => "gateway:dispatch",
             E::TaskClaim => "task:claim",
             E::TaskBlock => "task:block",
+            E::StreamStart => "stream:start",
+            E::StreamDelta => "stream:delta",
+            E::StreamEnd => "stream:end",
+            E::InterimMessage => "message:interim",
+            E::ErrorClassify => "model:error-classify",
+            E::SkillLifecycle => "skill:lifecycle",
+            E::Transcribe => "transcription:before",
+            E::TaskWorkerSpawn => "task:worker-spawn",
+            E::TaskWorkerExit => "task:worker-exit",
+            E::TaskStaleClaim => "task:stale-claim",
+            E::TaskUpdate => "task:update",
+            E::TaskDispatchTick => "task:dispatch-tick",
+            E::GatewayEvent => "gateway:platform-event",
+            E::CommandBefore => "command:before",
         }
     }
 

@@ -15,6 +15,7 @@ pub(crate) mod scope;
 pub(crate) mod settings;
 pub(crate) mod text;
 pub(crate) mod tool;
+pub(crate) mod version;
 
 pub(crate) use answer::{Answer, BLOCKED_BY_HOOK, DENIED_BY_EVALUATION};
 pub use answer::{EventFields, Raw, RunOutcome};
@@ -33,3 +34,5 @@ pub(crate) use settings::Shell;
 pub use settings::{Concurrency, Fidelity, IfRules, LlmOptions, OnError, ProxyOptions};
 pub(crate) use settings::{Order, WorkerSettings};
 pub(crate) use tool::ToolClass;
+pub(crate) use version::{Change, Releases};
+pub use version::{HarnessVersions, Version};

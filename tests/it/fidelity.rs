@@ -180,7 +180,7 @@ async fn copilot_reads_its_own_fields_and_the_first_deny_ends_the_rest() {
 }
 
 #[tokio::test]
-async fn hermes_reads_hermes_home_keeps_hash_words_and_never_blocks_on_exit_codes() {
+async fn hermes_reads_hermes_home_keeps_hash_words_and_blocks_on_exit_two() {
     let p = Project::new();
     let hermes_home = p.path("elsewhere/hermes");
     let seen = p.path("argv.txt");
@@ -197,8 +197,9 @@ async fn hermes_reads_hermes_home_keeps_hash_words_and_never_blocks_on_exit_code
     let sources: Vec<String> = rt.loaded().sources.iter().map(|s| s.file.clone()).collect();
     assert_eq!(sources, [hermes_home.join("config.yaml").display().to_string()]);
     let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "Bash", "tool_input": {"command": "ls"}})).await);
-    // Exit 2 only logs; `term` does not match the whole name `terminal`.
-    assert_eq!(r["outcome"]["decision"], "none", "{r}");
+    // Exit 2 blocks (from Hermes 0.20.1; 0.19.0's rules in hermes_engine.rs); `term` does not
+    // match the whole name `terminal`.
+    assert_eq!(r["outcome"]["reason"], "Blocked by shell hook.", "{r}");
     assert_eq!(r["runs"].as_array().unwrap().len(), 1);
     assert_eq!(std::fs::read_to_string(&seen).unwrap().trim(), "#tag");
     let r =

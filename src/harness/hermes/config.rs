@@ -12,6 +12,10 @@ use serde_json::{Map, Value};
 pub(crate) const DEFAULT_TIMEOUT: f64 = 60.0;
 pub(crate) const MAX_TIMEOUT: f64 = 300.0;
 
+/// Events whose answer a shell hook has no way to give (`SHELL_UNSUPPORTED_HOOKS`): Hermes
+/// refuses shell hooks on them.
+const SHELL_UNSUPPORTED: &[&str] = &["transform_api_error_classification"];
+
 /// Parses the `hooks` mapping; returns the number of hooks accepted.
 pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
     let Some(block) = root.get("hooks") else { return 0 };
@@ -22,6 +26,7 @@ pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSin
         return 0;
     };
     sink.auto_accept = root.get("hooks_auto_accept") == Some(&Value::Bool(true));
+    let newer = ctx.version.is_none_or(|v| v >= super::V0_20_1);
     let mut count = 0;
     // Hermes registers each (event, matcher, command) once (`shell_hooks.register_from_config`)
     let mut registered = std::collections::HashSet::new();
@@ -30,11 +35,24 @@ pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSin
             parse_outbound(ctx, value, sink);
             continue;
         }
-        let Some(spec) = ctx.event(event) else {
-            let hint = did_you_mean(event, &ctx.event_names());
-            sink.file_diag(ctx, Severity::Warning, None, format!("unknown event {} (ignored){hint}", quote(event)));
+        if event == "output_spill" && newer {
+            continue;
+        }
+        let Some(spec) = ctx.event(event).filter(|_| newer || !super::ADDED_0_20_1.contains(&event.as_str())) else {
+            let names: Vec<&str> =
+                ctx.event_names().into_iter().filter(|n| newer || !super::ADDED_0_20_1.contains(n)).collect();
+            let hint = did_you_mean(event, &names);
+            let since = if ctx.event(event).is_some() { format!(" (Hermes has it from {})", super::V0_20_1) } else { hint };
+            sink.file_diag(ctx, Severity::Warning, None, format!("unknown event {} (ignored){since}", quote(event)));
             continue;
         };
+        if SHELL_UNSUPPORTED.contains(&event.as_str()) {
+            let m = format!(
+                "{event} is for Python plugins only: a shell hook cannot return its answer, so Hermes refuses it (ignored)"
+            );
+            sink.file_diag(ctx, Severity::Warning, Some(event), m);
+            continue;
+        }
         let Some(list) = value.as_array() else {
             sink.file_diag(ctx, Severity::Error, Some(event), format!("hooks[{event}]: must be a list of hooks"));
             continue;
@@ -99,7 +117,26 @@ fn parse_hook(ctx: &FileCtx, spec: EventSpec, i: usize, entry: &Value, sink: &mu
     h.timeout = Some(timeout);
     h.harness.written = Some(command.to_owned());
     h.harness.order = crate::vocab::Order::Sequential;
+    h.harness.version = ctx.version;
+    if ctx.version.is_none_or(|v| v >= super::V0_20_1) {
+        h.fail_closed = fail_closed(o, spec, &mut diag);
+    }
     Some(h)
+}
+
+/// `fail_closed` (or Cursor's and Claude's `failClosed`; the first wins): only a
+/// `pre_tool_call` hook can fail closed.
+fn fail_closed(o: &Map<String, Value>, spec: EventSpec, diag: &mut impl FnMut(Severity, String)) -> bool {
+    let Some(v) = o.get("fail_closed").or_else(|| o.get("failClosed")) else { return false };
+    let Some(on) = v.as_bool() else {
+        diag(Severity::Warning, format!("fail_closed must be true or false (got {v}); the hook fails open"));
+        return false;
+    };
+    if on && spec.canonical != crate::vocab::CanonicalEvent::ToolBefore {
+        diag(Severity::Warning, format!("fail_closed has no effect on {} (only pre_tool_call can block)", spec.name));
+        return false;
+    }
+    on
 }
 
 /// `timeout` in seconds: 60 by default, capped at 300.

@@ -1,8 +1,10 @@
 //! Hermes Agent: the `hooks:` block of `$HERMES_HOME/config.yaml` (docs/harnesses/hermes.md), as
-//! Hermes 0.19.0 runs it: one flat entry per hook, the command split shell-style and run without
-//! a shell, one hook after the other, first-use consent, matchers that must match the whole
-//! tool name, answers read from stdout whatever the exit code — and only a few of them: a block
-//! on `pre_tool_call`, a keep-going on `pre_verify`, context on `pre_llm_call`.
+//! Hermes runs it: one flat entry per hook, the command split shell-style and run without a
+//! shell, one hook after the other, first-use consent, matchers that must match the whole tool
+//! name, answers read from stdout whatever the exit code — and only a few of them: a block on
+//! `pre_tool_call`, a keep-going on `pre_verify`, context on `pre_llm_call`. From 0.20.1 it has
+//! 37 events instead of 23, an exit 2 blocks `pre_tool_call`, and a `pre_tool_call` hook marked
+//! `fail_closed` blocks when it fails ([`RELEASES`]; 0.19.0 is what the kit records).
 
 mod install;
 mod config;
@@ -17,7 +19,9 @@ use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Consent, Discovery, EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
-use crate::vocab::{CanonicalEvent, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolResult};
+use crate::vocab::{
+    CanonicalEvent, Change, Decision, Dialect, EventSpec, MatcherStyle, Releases, RunOutcome, Scope, ToolResult, Version,
+};
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -27,8 +31,10 @@ const fn ev(name: &'static str, e: E) -> EventSpec {
     EventSpec::plain(name, e)
 }
 
-/// Hermes 0.19.0's `VALID_HOOKS`.
-pub(crate) static EVENTS: [EventSpec; 23] = [
+/// Hermes' `VALID_HOOKS` (`hermes_cli/plugins.py`): the 23 of 0.19.0–0.20.0, then the 14
+/// [`ADDED_0_20_1`] (present at 0.20.2; 0.20.1 and 0.20.2 were released three days apart without
+/// notes, so hookrt takes the earlier one).
+pub(crate) static EVENTS: [EventSpec; 37] = [
     ev("on_session_start", E::SessionStart),
     ev("on_session_end", E::SessionEnd),
     ev("on_session_finalize", E::SessionFinalize),
@@ -52,10 +58,79 @@ pub(crate) static EVENTS: [EventSpec; 23] = [
     ev("kanban_task_claimed", E::TaskClaim),
     ev("kanban_task_completed", E::TaskComplete),
     ev("kanban_task_blocked", E::TaskBlock),
+    ev("on_stream_start", E::StreamStart),
+    ev("on_stream_delta", E::StreamDelta),
+    ev("on_stream_end", E::StreamEnd),
+    ev("on_interim_message", E::InterimMessage),
+    ev("transform_api_error_classification", E::ErrorClassify),
+    ev("on_skill_lifecycle", E::SkillLifecycle),
+    ev("pre_transcription", E::Transcribe),
+    ev("on_kanban_worker_spawned", E::TaskWorkerSpawn),
+    ev("on_kanban_worker_exited", E::TaskWorkerExit),
+    ev("on_kanban_worker_stale_claim", E::TaskStaleClaim),
+    ev("on_kanban_task_updated", E::TaskUpdate),
+    ev("on_kanban_dispatch_tick", E::TaskDispatchTick),
+    ev("gateway_platform_event", E::GatewayEvent),
+    ev("pre_command", E::CommandBefore),
 ];
+
+/// The release whose rules changed: new events, exit 2 and `fail_closed` (hermes-agent PR
+/// #80782, merged after 0.20.0 was tagged).
+pub(crate) const V0_20_1: Version = Version::new(0, 20, 1);
+
+/// The events Hermes has from 0.20.1 on.
+pub(crate) const ADDED_0_20_1: &[&str] = &[
+    "on_stream_start",
+    "on_stream_delta",
+    "on_stream_end",
+    "on_interim_message",
+    "transform_api_error_classification",
+    "on_skill_lifecycle",
+    "pre_transcription",
+    "on_kanban_worker_spawned",
+    "on_kanban_worker_exited",
+    "on_kanban_worker_stale_claim",
+    "on_kanban_task_updated",
+    "on_kanban_dispatch_tick",
+    "gateway_platform_event",
+    "pre_command",
+];
+
+/// Hermes' releases as hookrt follows them (docs/harnesses/hermes.md "Changed in").
+pub(crate) static RELEASES: Releases = Releases {
+    newest: Version::new(0, 21, 0),
+    recorded: Version::new(0, 19, 0),
+    changes: &[
+        Change {
+            since: V0_20_1,
+            what: "14 more events (37): on_stream_start/delta/end, on_interim_message, \
+                   transform_api_error_classification (refused for shell hooks), on_skill_lifecycle, \
+                   pre_transcription, on_kanban_worker_spawned/exited/stale_claim, on_kanban_task_updated, \
+                   on_kanban_dispatch_tick, gateway_platform_event, pre_command",
+        },
+        Change {
+            since: V0_20_1,
+            what: "exit code 2 blocks pre_tool_call (message: a block in stdout, else stderr's first \
+                   400 characters, else the default)",
+        },
+        Change {
+            since: V0_20_1,
+            what: "fail_closed (or failClosed) on a pre_tool_call hook: a hook that cannot start, \
+                   times out or prints something other than a JSON object blocks",
+        },
+    ],
+};
+
+/// Whether `hook` is read by the rules of 0.20.1 or later.
+fn from_0_20_1(hook: &crate::config::Hook) -> bool {
+    hook.harness.version.is_none_or(|v| v >= V0_20_1)
+}
 
 /// Hermes' message for a block without one.
 const DEFAULT_BLOCK_MESSAGE: &str = "Blocked by shell hook.";
+
+/// How much of stderr an exit-2 block quotes.
+const STDERR_MESSAGE_LIMIT: usize = 400;
 
 /// Hermes's names of the tools Claude Code names so (the first is the one its hooks read
 /// and `convert` writes).
@@ -83,6 +158,7 @@ static DESCRIPTOR: Descriptor = Descriptor {
     tool_names: Some(TOOL_NAMES),
     stdin_newline: false,
     path_fallback: Some(2),
+    releases: Some(&RELEASES),
     ..Descriptor::new(Dialect::Hermes, &EVENTS, MatcherStyle::Full)
 };
 
@@ -151,6 +227,40 @@ impl AnswerReader for Hermes {
     ) -> bool {
         read_run(event, stdout, out);
         true
+    }
+
+    /// From 0.20.1 an exit 2 blocks `pre_tool_call`: with the block stdout gave, else stderr's
+    /// first 400 characters, else the default message (`_evaluate_result`).
+    fn read_for_hook(&self, hook: &crate::config::Hook, out: &mut RunOutcome) {
+        if hook.canonical != E::ToolBefore || !from_0_20_1(hook) || out.exit_code != Some(Some(2)) {
+            return;
+        }
+        if out.decision != Some(Decision::Deny) {
+            let stderr: String = out.stderr.trim().chars().take(STDERR_MESSAGE_LIMIT).collect();
+            out.decision = Some(Decision::Deny);
+            out.reason = Some(if stderr.is_empty() { DEFAULT_BLOCK_MESSAGE.to_owned() } else { stderr });
+        }
+    }
+
+    /// `fail_closed` (0.20.1 on, `pre_tool_call` only): a hook that could not start or timed
+    /// out blocks, and so does one whose stdout is neither empty nor a JSON object, whatever its
+    /// exit code; a hook killed by a signal with nothing on stdout does not.
+    fn failed_closed(&self, hook: &crate::config::Hook, out: &RunOutcome, error: Option<&str>) -> Option<String> {
+        if out.decision == Some(Decision::Deny) {
+            return None;
+        }
+        let stdout = out.stdout.trim();
+        let why = match error {
+            Some(e) => e.to_owned(),
+            None if !stdout.is_empty()
+                && !matches!(serde_json::from_str::<Value>(stdout), Ok(Value::Object(_))) =>
+            {
+                "unparseable stdout (expected a JSON object)".to_owned()
+            }
+            None => return None,
+        };
+        let command = hook.harness.written.as_deref().unwrap_or_default();
+        Some(format!("hook {command} failed closed: {why}"))
     }
 }
 

@@ -56,6 +56,24 @@ pub(crate) trait AnswerReader {
         false
     }
 
+    /// `failClosed`: the reason a run that gave no usable answer denies with, `None` when it
+    /// lets the action through. `error` is why the run gave no answer at all (could not start,
+    /// timed out, HTTP failure). By default a failure, a kill by a signal, and (where its hooks
+    /// answer only in JSON) a clean run whose stdout is not a JSON object deny.
+    fn failed_closed(&self, _hook: &Hook, out: &RunOutcome, error: Option<&str>) -> Option<String> {
+        let not_json = || {
+            !out.stdout.is_empty()
+                && !matches!(serde_json::from_str::<serde_json::Value>(&out.stdout), Ok(serde_json::Value::Object(_)))
+        };
+        let why = match (error, out.exit_code) {
+            (Some(e), _) => e.to_owned(),
+            (None, Some(None)) => "hook was killed by a signal".to_owned(),
+            (None, Some(Some(0))) if self.json_only() && not_json() => "stdout is not a JSON object".to_owned(),
+            _ => return None,
+        };
+        Some(format!("hook failed closed: {why}"))
+    }
+
     /// Reads a decoded run again where the hook's own entry changes the rules (Copilot reads a
     /// camelCase `preToolUse` hook by its own fields only); runs before the next hook of a
     /// sequence looks at the answer.
