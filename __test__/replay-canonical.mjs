@@ -139,6 +139,15 @@ function cline(event, s) {
   }
 }
 
+/** Kimi Code sends Claude's event names and fields, its tool call id, output text and prompt parts. */
+function kimi(event, s) {
+  const p = { ...base(s), hook_event_name: event }
+  if (s.tool_name !== undefined) Object.assign(p, { tool_name: s.tool_name, tool_input: s.tool_input, tool_use_id: s.tool_call_id })
+  if (s.tool_output !== undefined) p.tool_response = toolResponse(s.tool_output)
+  if (Array.isArray(s.prompt)) p.prompt = s.prompt.map(part => part.text ?? '').join('')
+  return { ...p, ...pick(s, ['source', 'reason', 'stop_hook_active', 'model']) }
+}
+
 /** The canonical dispatch for a recorded call: event name and Claude-shaped payload. */
 export function canonicalOf(kit, call, place) {
   const s = payloadOf(call.stdin, place)
@@ -151,6 +160,7 @@ export function canonicalOf(kit, call, place) {
     case 'hermes': payload = hermes(call.event, s); break
     case 'qwen-code': case 'droid': payload = claudeLike(call.event, s); break
     case 'cline': payload = cline(call.event, s); break
+    case 'kimi': payload = kimi(call.event, s); break
     default: throw new Error(`no canonical form for ${kit}`)
   }
   for (const k of Object.keys(payload)) if (payload[k] === undefined) delete payload[k]

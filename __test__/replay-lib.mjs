@@ -67,7 +67,7 @@ export function layout(kit, scenario) {
   mkdirSync(join(run, 'tmp'))
   const paths = {
     [project]: '{project}', [home]: '{home}', [run]: '{run}', [join(KIT_ROOT, kit)]: '{kit}',
-    [process.execPath]: '{node}', [tmpdir()]: '{tmp}',
+    [KIT_ROOT]: '{kits}', [process.execPath]: '{node}', [tmpdir()]: '{tmp}',
   }
   const back = { ...paths, [claudeSlug(project)]: '{project-slug}', '9': '{port}' }
   for (const [rel, text] of Object.entries(scenario.files)) {

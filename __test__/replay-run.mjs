@@ -101,9 +101,13 @@ function actedOn(occ, result, facts, stopsSoFar, norm) {
   if (answered(occ, 'continue-false') && result.canonical === 'tool:before') {
     if (o.stop !== !facts.toolRan) out.push(`${what}: the harness ${facts.toolRan ? 'ignored' : 'honoured'} continue:false, hookrt stop ${o.stop}`)
   }
-  if (answered(occ, 'context', 'plain-context')) {
+  if (answered(occ, 'context', 'plain-context', 'message-context')) {
     const passed = saw(facts, 'CONTEXT-FROM-HOOK')
-    if (o.contexts.includes('CONTEXT-FROM-HOOK') !== passed) out.push(`${what}: the harness ${passed ? 'passed the context on' : 'ignored the context'}, hookrt contexts ${short(o.contexts)}`)
+    // what hookrt passes on must be what the model was sent (Kimi passes a whole JSON answer on)
+    const ours = passed
+      ? o.contexts.some(c => c.includes('CONTEXT-FROM-HOOK') && facts.modelSaw.some(s => s.includes(c)))
+      : o.contexts.some(c => c.includes('CONTEXT-FROM-HOOK'))
+    if (ours !== passed) out.push(`${what}: the harness ${passed ? 'passed the context on' : 'ignored the context'}, hookrt contexts ${short(o.contexts)}`)
   }
   if (answered(occ, 'update-input')) {
     const rewritten = facts.commands.includes('echo changed')

@@ -221,12 +221,42 @@ export const KITS = {
     // the Cline binary's own build and connector settings, which it passes to every child
     notReproduced: ['CLINE_BUILD_ENV', 'CLINE_CONNECTOR_CLI_LAUNCH'],
   },
+  kimi: {
+    harness: 'kimi',
+    version: '2.1.0',
+    // where the pinned release comes from (setup.sh installs it with the Node 22 it needs), and its public source
+    registry: { npm: '@moonshot-ai/kimi-code' },
+    source: 'MoonshotAI/kimi-code',
+    installVar: 'KIMI_E2E_DIR',
+    runsVar: 'RUNS',
+    netns: { UNSHARE: '1' },
+    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11', 'S12', 'S13', 'S14'],
+    // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
+    smoke: ['S1', 'S3'],
+    variant: () => ({}),
+    log: 'recorder.jsonl',
+    mock: 'mock.jsonl',
+    files: ['home/.kimi-code/config.toml', 'ctl.json'],
+    launchEnv: { HOME: '{home}' },
+    postTool: ['PostToolUse'],
+    // Kimi runs PostToolUse hooks without waiting and cancels them with the tool call, so a logged
+    // call is no proof: what ran is the tool output the model was sent last (`echo hi` prints hi)
+    ranCommands: mock => {
+      const last = mock.filter(r => r.kind === 'final').at(-1)
+      const outputs = (last?.body?.messages ?? []).filter(m => m.role === 'tool').map(m => String(m.content))
+      return outputs.flatMap(o => (/(^|\n)hi\n/.test(o) ? ['echo hi'] : /(^|\n)changed\n/.test(o) ? ['echo changed'] : []))
+    },
+    stop: ['Stop'],
+    // events Kimi fires without waiting and cancels with the tool call or the session: whether their
+    // hook gets to log is chance, so the live drift report does not count their calls
+    racy: ['PostToolUse', 'PostToolUseFailure', 'Notification', 'StopFailure', 'PostCompact', 'SubagentStop'],
+    notReproduced: [],
+  },
 }
 
 export const KIT_NAMES = Object.keys(KITS)
 
 /** Dialects built from documentation or source without a kit, whose releases the drift report follows too. */
 export const UNKITTED = {
-  kimi: { version: '2.1.0', registry: { npm: '@moonshot-ai/kimi-code' }, source: 'MoonshotAI/kimi-code' },
   auggie: { version: '0.36.0', registry: { npm: '@augmentcode/auggie' } },
 }

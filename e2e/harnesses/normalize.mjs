@@ -1,6 +1,6 @@
 // Turns what a recorder logged into the committed, machine-independent form, and back.
 //
-// Paths become placeholders ({project}, {home}, {run}, {kit}, {node}, {tmp}); ids (UUIDs, Hermes
+// Paths become placeholders ({project}, {home}, {run}, {kit}, {kits} (the folder of every kit), {node}, {tmp}); ids (UUIDs, Hermes
 // session ids) become {id:1}, {id:2}, … in order of first appearance within one scenario; times,
 // durations, ports and other values that change from run to run become {time}, {n}, {port}, ….
 // The same normaliser is applied to what a replay's hook received, so a replay compares like with
@@ -15,6 +15,8 @@ export const claudeSlug = p => p.replace(/[^A-Za-z0-9]/g, '-')
 
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g
 const HERMES_SESSION = /\b\d{8}_\d{6}_[0-9a-f]{6}\b/g
+// Kimi Code's `session_<uuid>` (the underscore hides the UUID's word boundary)
+const KIMI_SESSION = /(?<=\bsession_)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g
 const ISO = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?/g
 // text that carries a time, a pid, a random chunk id or a count
 const TEXT_RULES = [
@@ -64,7 +66,7 @@ export function normaliser({ paths, ids = new Map() }) {
   const text = (s, { whole = false } = {}) => {
     let out = s
     for (const [re, v] of rules) out = out.replace(re, v)
-    out = out.replace(UUID, id).replace(HERMES_SESSION, id).replace(ISO, '{time}')
+    out = out.replace(UUID, id).replace(KIMI_SESSION, id).replace(HERMES_SESSION, id).replace(ISO, '{time}')
     for (const [re, v] of TEXT_RULES) out = out.replace(re, v)
     if (!whole && out.length > LONG_STRING) out = `${out.slice(0, 200)}…{long}`
     return out

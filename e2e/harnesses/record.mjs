@@ -19,8 +19,8 @@ import { normaliser, shellOf, argvOf } from './normalize.mjs'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 export const RECORDINGS = path.join(HERE, '..', 'recordings')
-// what a recorder answer can put in front of the model
-const MARKERS = /\brecorder\b|CONTEXT-FROM-HOOK|hook exited|keep going|SYSTEM-MESSAGE|\boops\b/
+// what a recorder answer (or, Kimi's, a harness's words for an answer without a reason) can put in front of the model
+const MARKERS = /\brecorder\b|CONTEXT-FROM-HOOK|hook exited|keep going|SYSTEM-MESSAGE|\boops\b|Blocked by \w+ hook/
 
 const readLines = f => {
   try {
@@ -98,9 +98,11 @@ function factsOf(k, calls, others, mock, norm) {
   const woke = others.some(o => /sleep|after-sleep/.test(String(o.note ?? o.phase ?? '')))
   const saw = new Set()
   for (const req of mock) for (const s of snippets(req.body ?? req)) saw.add(norm.text(s))
+  // (a kit whose harness may cancel its after-tool hooks says from the model's requests what ran)
+  const ran = k.ranCommands ? k.ranCommands(mock) : post.map(c => commandOf(c.stdin))
   return {
-    toolRan: post.length > 0,
-    commands: post.map(c => commandOf(c.stdin)),
+    toolRan: ran.length > 0,
+    commands: ran,
     stops: calls.filter(c => k.stop.includes(c.event)).length,
     hookKilled: slept ? !woke : null,
     modelRequests: mock.length,
@@ -155,7 +157,7 @@ export function normaliseRaw(rawDir) {
   const norm = normaliser({
     paths: {
       [path.join(run, 'proj')]: '{project}', [path.join(run, 'home')]: '{home}', [run]: '{run}',
-      [meta.kitDir]: '{kit}', [meta.node]: '{node}', [meta.install]: '{install}', [meta.tmp]: '{tmp}', [meta.osTmp]: '{tmp}',
+      [meta.kitDir]: '{kit}', [path.dirname(meta.kitDir)]: '{kits}', [meta.node]: '{node}', [meta.install]: '{install}', [meta.tmp]: '{tmp}', [meta.osTmp]: '{tmp}',
     },
   })
   const raw = rel => path.join(rawDir, 'run', rel)

@@ -1,8 +1,9 @@
 //! Kimi Code's own hook engine (MoonshotAI/kimi-code `packages/agent-core/src/session/hooks/`:
-//! `runner.ts`, `engine.ts`, `user-prompt.ts`, read on the repository's main branch — the 2.1.0
-//! npm package needs Node ≥ 22.19 and is not run here), ported: each case names the upstream
+//! `runner.ts`, `engine.ts`, `user-prompt.ts`, read on the repository's main branch, and the
+//! 2.1.0 bundle the kit runs: `AgentExternalHooksService`), ported: each case names the upstream
 //! code it holds and runs both ways a host meets it — the Kimi reader on one run, and a
-//! dispatch against `~/.kimi-code/config.toml`.
+//! dispatch against `~/.kimi-code/config.toml`. The kit's recordings (e2e/recordings/kimi)
+//! replay the same rules against the real Kimi Code 2.1.0.
 
 use crate::common::*;
 use hookrt::{CanonicalEvent as E, Dialect, Runtime};
@@ -94,6 +95,23 @@ const CASES: &[AnswerCase] = &[
             "",
         )
     },
+    AnswerCase {
+        event: E::ToolAfter,
+        ..pre(
+            "AgentExternalHooksService.notifyPostToolUse: fireAndForget, the answer is never read",
+            0,
+            r#"{"message":"not passed on"}"#,
+            "",
+        )
+    },
+    AnswerCase {
+        event: E::SessionStart,
+        ..pre("AgentExternalHooksService.triggerSessionStart: awaited, its result dropped", 0, r#"{"message":"m"}"#, "")
+    },
+    AnswerCase {
+        event: E::CompactBefore,
+        ..pre("AgentExternalHooksService PreCompact: awaited, its result dropped", 0, "plain text", "")
+    },
 ];
 
 #[test]
@@ -104,6 +122,11 @@ fn kimi_answer_cases() {
 fn kimi_event(e: E) -> (&'static str, serde_json::Value) {
     match e {
         E::PromptSubmit => ("UserPromptSubmit", json!({"prompt": "hi"})),
+        E::ToolAfter => {
+            ("PostToolUse", json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_output": "x"}))
+        }
+        E::SessionStart => ("SessionStart", json!({"source": "startup"})),
+        E::CompactBefore => ("PreCompact", json!({"trigger": "auto"})),
         _ => ("PreToolUse", json!({"tool_name": "Bash", "tool_input": {"command": "ls"}})),
     }
 }

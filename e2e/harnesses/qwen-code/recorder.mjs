@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Recorder hook for harnesses that speak Claude Code's hook protocol (Qwen Code, Factory Droid).
+// Recorder hook for harnesses that speak Claude Code's hook protocol (Qwen Code, Factory Droid, Kimi Code).
 // Usage in a hook entry:  node /abs/recorder.mjs <eventName> [tag]
 // Log:  $RECORDER_LOG (default ./recorder.jsonl): one JSON line per call.
 // Mode: control file $RECORDER_CTL (JSON {"<event>":"<mode>","<event>:<tag>":"<mode>","*":"<mode>"}), else
 //   $RECORDER_MODE, else allow.  allow | exit2 | exit2-silent | exit2-json-stderr | exit2-json-note | json-deny | context | update-input | stop-block | sleep | exit1
+//   | plain-context (plain stdout) | message-context ({"message"}: Kimi Code's way to pass text on) | top-deny (a top-level permissionDecision)
 // The answers are Claude Code's: exit 2 with the reason on stderr, `hookSpecificOutput.permissionDecision`,
 // `hookSpecificOutput.additionalContext`, `hookSpecificOutput.updatedInput`, `{"decision":"block"}`.
 import fs from 'node:fs'
@@ -21,7 +22,7 @@ let ctl = {}
 try { if (process.env.RECORDER_CTL) ctl = JSON.parse(fs.readFileSync(process.env.RECORDER_CTL, 'utf8')) } catch {}
 const mode = ctl[`${event}:${tag}`] ?? ctl[event] ?? ctl['*'] ?? process.env.RECORDER_MODE ?? 'allow'
 // the harnesses' own variables: project folders, session ids, and (Droid) the stdin fields it exports
-const PREFIXES = ['CLAUDE_', 'GEMINI_', 'QWEN_', 'FACTORY_', 'DROID_', 'FORCE_COLOR', 'TRACEPARENT', 'TRACESTATE']
+const PREFIXES = ['CLAUDE_', 'GEMINI_', 'QWEN_', 'FACTORY_', 'DROID_', 'KIMI_', 'FORCE_COLOR', 'TRACEPARENT', 'TRACESTATE']
 // (Droid exports each scalar stdin field under its own name: those names count too)
 const own = k => PREFIXES.some(p => k.startsWith(p)) || (stdin !== null && typeof stdin === 'object' && Object.hasOwn(stdin, k))
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => own(k)).sort())
@@ -39,6 +40,9 @@ function answer() {
     case 'sleep': return { code: 0, sleep: 5000 }
     case 'json-deny': return { code: 0, stdout: hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' }) }
     case 'context': return { code: 0, stdout: hso({ additionalContext: 'CONTEXT-FROM-HOOK' }) }
+    case 'plain-context': return { code: 0, plain: 'CONTEXT-FROM-HOOK' }
+    case 'message-context': return { code: 0, stdout: { message: 'CONTEXT-FROM-HOOK' } }
+    case 'top-deny': return { code: 0, stdout: { permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' } }
     case 'update-input': {
       const args = stdin?.tool_input ?? {}
       return { code: 0, stdout: hso({ permissionDecision: 'allow', updatedInput: { ...args, command: 'echo changed' } }) }
@@ -70,4 +74,5 @@ if (a.sleep) await new Promise(r => setTimeout(r, a.sleep))
 if (a.sleep) fs.appendFileSync(logFile, JSON.stringify({ t: new Date().toISOString(), event, tag, mode, note: 'sleep finished (hook was not killed)' }) + '\n')
 if (a.stderr) process.stderr.write(a.stderr + '\n')
 if (a.stdout) process.stdout.write(JSON.stringify(a.stdout) + '\n')
+if (a.plain) process.stdout.write(a.plain + '\n')
 process.exitCode = a.code

@@ -1,14 +1,14 @@
-//! Kimi Code CLI: `[[hooks]]` tables in `~/.kimi-code/config.toml`, each exactly `event`,
-//! `matcher`, `command`, `timeout` (docs/harnesses/kimi.md). Built from Kimi Code's
-//! documentation only (moonshotai.github.io/kimi-code/en/customization/hooks): it does not run
-//! here. Claude's event names and tool names, `sh -c`, every hook of a moment in parallel with
-//! identical commands run once, a deny only by exit 2 or `permissionDecision: "deny"`, and
-//! everything else failing open.
+//! Kimi Code CLI: `[[hooks]]` tables in `~/.kimi-code/config.toml` (`$KIMI_CODE_HOME`), each
+//! exactly `event`, `matcher`, `command`, `timeout` (docs/harnesses/kimi.md), as Kimi Code 2.1.0
+//! runs them (recorded by the kit in e2e/harnesses/kimi). Claude's event names and tool names,
+//! `sh -c`, every hook of a moment in parallel with identical commands run once, answers read only
+//! on PreToolUse, UserPromptSubmit and Stop, a deny only by exit 2 or `permissionDecision:
+//! "deny"`, and everything else failing open.
 
 mod parse;
 mod schema;
 
-use crate::config::{Candidate, FileCtx, LoadSink, Roots};
+use crate::config::{Candidate, FileCtx, HomeDir, LoadSink, Roots};
 use crate::harness::stdin::{tool_output_text, Stdin, CANONICAL_ONLY};
 use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
@@ -46,7 +46,14 @@ pub(crate) const DEFAULT_TIMEOUT_SECS: f64 = 30.0;
 
 /// What it is, as data. Matchers: a JavaScript regular expression, unanchored; empty matches
 /// everything.
-static DESCRIPTOR: Descriptor = Descriptor::new(Dialect::Kimi, &EVENTS, MatcherStyle::Regex);
+/// Kimi's folder: `$KIMI_CODE_HOME`, else `~/.kimi-code`.
+const HOME: HomeDir = HomeDir { var: "KIMI_CODE_HOME", default: ".kimi-code" };
+
+static DESCRIPTOR: Descriptor = Descriptor {
+    stdin_newline: false,
+    home_dir: Some(HOME),
+    ..Descriptor::new(Dialect::Kimi, &EVENTS, MatcherStyle::Regex)
+};
 
 impl Harness for Kimi {
     fn descriptor(&self) -> &'static Descriptor {
@@ -54,7 +61,7 @@ impl Harness for Kimi {
     }
 
     fn files(&self, r: Roots) -> Vec<Candidate> {
-        vec![Candidate::of(r.home.join(".kimi-code/config.toml"), Dialect::Kimi, Scope::Global)]
+        vec![Candidate::of(r.dir(HOME).join("config.toml"), Dialect::Kimi, Scope::Global)]
     }
 
     fn owns_path(&self, path: &Path) -> bool {
@@ -136,12 +143,20 @@ fn s(v: &str) -> Value {
 
 /// Kimi's stdin: `hook_event_name`, `session_id`, `cwd`, then the event's fields in snake_case
 /// (`tool_call_id` for Claude's `tool_use_id`, `tool_output` for `tool_response`).
+/// What Kimi Code 2.1.0 tells every hook it is (`client_type`), and the agent profile a session
+/// starts in unless told otherwise (SessionStart's `profile`).
+const CLIENT_TYPE: &str = "kimi_code_cli";
+const DEFAULT_PROFILE: &str = "agent";
+
+/// Kimi Code 2.1.0's stdin, as recorded (docs/harnesses/kimi.md): `client_type` after `cwd`, the
+/// prompt as content parts with `is_steer`, SessionStart's `model` and `profile`.
 fn input(ctx: &PayloadCtx) -> Map<String, Value> {
     let mut m = Stdin::new(ctx);
     m.put_str("hook_event_name", ctx.spelling);
     m.used(&["hook_event_name"]);
     m.copy_or("session_id", &["session_id", "sessionId"], s(""));
     m.copy_or("cwd", &["cwd"], s(ctx.cwd));
+    m.copy_or("client_type", &["client_type"], s(CLIENT_TYPE));
     m.copy("tool_name", &["tool_name"]);
     m.copy("tool_input", &["tool_input"]);
     m.copy("tool_call_id", &["tool_call_id", "tool_use_id"]);
@@ -150,8 +165,18 @@ fn input(ctx: &PayloadCtx) -> Map<String, Value> {
         let key = if ctx.spelling == "PostToolUseFailure" { "error" } else { "tool_output" };
         m.put(key, text);
     }
-    for k in ["prompt", "stop_hook_active", "source", "reason", "trigger", "agent_name", "response"] {
+    if let Some(p) = m.take(&["prompt"]) {
+        // Kimi sends the prompt as its content parts; a host's text is one text part
+        let parts = if let Value::String(text) = p { serde_json::json!([{"type": "text", "text": text}]) } else { p };
+        m.put("prompt", parts);
+        m.copy_or("is_steer", &["is_steer"], Value::Bool(false));
+    }
+    for k in ["stop_hook_active", "source", "reason", "trigger", "agent_name", "response"] {
         m.copy(k, &[k]);
+    }
+    if ctx.spelling == "SessionStart" {
+        m.copy("model", &["model"]);
+        m.copy_or("profile", &["profile"], s(DEFAULT_PROFILE));
     }
     m.rest(CANONICAL_ONLY);
     m.finish()
@@ -163,9 +188,18 @@ fn blocked_by(event: CanonicalEvent) -> String {
     format!("Blocked by {name} hook")
 }
 
+/// The events whose hooks' answers Kimi Code 2.1.0 reads (`AgentExternalHooksService`): the
+/// others are fired without waiting (`fireAndForget`: PostToolUse, PostToolUseFailure,
+/// Notification, StopFailure, PostCompact, SubagentStop) or awaited with the result dropped
+/// (SessionStart, SessionEnd, SubagentStart, PreCompact).
+const ANSWERED: [CanonicalEvent; 3] = [E::ToolBefore, E::PromptSubmit, E::TurnStop];
+
 /// `runner.ts` `resultFromExitCode`: exit 2 blocks with stderr; exit 0 reads stdout; any other
 /// exit lets the operation go on and its output is not read.
 fn read(code: Option<i32>, event: CanonicalEvent, stdout: &str, stderr: &str, out: &mut RunOutcome) {
+    if !ANSWERED.contains(&event) {
+        return;
+    }
     match code {
         Some(2) if event.blockable() => {
             out.answered = true;
