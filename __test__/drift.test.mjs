@@ -44,7 +44,8 @@ test('the drift report reads each registry and marks the pins a newer release ha
   assert.deepEqual([rows.hermes.package, rows.hermes.published, rows.hermes.state], ['PyPI hermes-agent', '0.21.0', 'newer release published'])
   assert.equal(rows['claude-code'].state, "pin is the registry's newest")
   assert.match(rows.cline.published, /^unknown \(.*HTTP 404\)$/)
-  assert.equal(rows.kimi.kit, false)
+  assert.equal(rows.kimi.kit, true)
+  assert.equal(rows.auggie.kit, false)
   assert.equal(rows['copilot-cli'].source, 'closed source')
   assert.ok(served.includes('/npm/-/package/@openai%2fcodex/dist-tags'), served.join(' '))
 

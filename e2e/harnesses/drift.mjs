@@ -2,15 +2,24 @@
 // `npm run harnesses:drift`: the report a maintainer reads before moving a kit's pin. For each kit
 // (and each dialect built without one) it prints the pinned release, the newest release its
 // package registry offers, and the newest tagged release of its public source where that is
-// reachable from here.
+// reachable from here. With --record it installs the newer release of each kit that has one (or
+// the release --to names) beside the pinned one, records the kit's scenarios with it, and prints,
+// scenario by scenario, what changed against the committed recordings.
 //
 //   node e2e/harnesses/drift.mjs [--npm-registry URL] [--pypi URL] [--no-source] [--json]
+//   node e2e/harnesses/drift.mjs --record [--kits a,b] [--to VERSION] [--scenarios S1,S2]
 //
 // The registries are the ones this machine's package managers use (npm's configured registry,
 // PyPI); the source tags come from `git ls-remote`, which answers "not reachable here" offline.
 // Exit code 0 whatever drifted: it is a report, not a gate.
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { KITS, UNKITTED } from './kits.mjs'
+import { RECORDINGS, recordOne, installDir } from './record.mjs'
+import { drift } from './live.mjs'
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name)
@@ -89,7 +98,57 @@ function table(list) {
   return [line(head), `|${width.map(w => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n')
 }
 
+/**
+ * Records `kit`'s scenarios with release `version` (installed by its setup.sh beside the pinned one
+ * unless it is the pinned one) and returns, per scenario, what changed against the committed recording.
+ */
+export function recordRelease(kit, version, scenarios = KITS[kit].scenarios) {
+  const k = KITS[kit]
+  const pinned = k.version
+  const dir = version === pinned ? installDir(kit) : `${installDir(kit)}-${version}`
+  const here = path.dirname(fileURLToPath(import.meta.url))
+  const r = spawnSync('bash', [path.join(here, kit, 'setup.sh'), dir], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, KIT_VERSION: version } })
+  if (r.status !== 0) throw new Error(`${kit} ${version}: setup.sh failed (${r.status ?? r.signal})`)
+  const fresh = fs.mkdtempSync(path.join(os.tmpdir(), `hookrt-drift-${kit}-`))
+  const saved = process.env[k.installVar]
+  process.env[k.installVar] = dir
+  k.version = version
+  try {
+    return scenarios.map(sc => {
+      recordOne(kit, sc, fresh)
+      return { scenario: sc, changes: drift(path.join(RECORDINGS, kit, sc), path.join(fresh, kit, sc)).filter(d => !d.startsWith('version:')) }
+    })
+  } finally {
+    k.version = pinned
+    if (saved === undefined) delete process.env[k.installVar]
+    else process.env[k.installVar] = saved
+    fs.rmSync(fresh, { recursive: true, force: true })
+  }
+}
+
+async function record() {
+  const to = arg('--to')
+  const only = arg('--kits')?.split(',')
+  const scenarios = arg('--scenarios')?.split(',')
+  const list = (await rows()).filter(r => r.kit && (!only || only.includes(r.name)))
+  for (const r of list) {
+    const version = to ?? (r.state === 'newer release published' ? r.published : null)
+    if (!version) {
+      console.log(`${r.name}: ${r.pinned} is the registry's newest; nothing to record (--to names a release)`)
+      continue
+    }
+    console.log(`== ${r.name}: recording ${version} (pinned ${r.pinned})`)
+    const chosen = KITS[r.name].scenarios.filter(s => !scenarios || scenarios.includes(s))
+    for (const { scenario, changes } of recordRelease(r.name, version, chosen)) {
+      console.log(changes.length ? `${r.name} ${scenario}: ${changes.length} changes\n  ${changes.join('\n  ')}` : `${r.name} ${scenario}: as recorded`)
+    }
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const list = await rows()
-  console.log(process.argv.includes('--json') ? JSON.stringify(list, null, 2) : table(list))
+  if (process.argv.includes('--record')) await record()
+  else {
+    const list = await rows()
+    console.log(process.argv.includes('--json') ? JSON.stringify(list, null, 2) : table(list))
+  }
 }

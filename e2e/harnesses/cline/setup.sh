@@ -3,7 +3,7 @@
 # self-contained binary) into DIR (default $CLINE_E2E_DIR, else ${XDG_CACHE_HOME:-~/.cache}/harness-e2e/cline).
 # Only the npm registry is contacted.
 set -euo pipefail
-VER=3.0.65
+VER=${KIT_VERSION:-3.0.65}
 D=${1:-${CLINE_E2E_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/harness-e2e/cline}}
 mkdir -p "$D/setup-home"
 D=$(cd "$D" && pwd)

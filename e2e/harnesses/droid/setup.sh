@@ -4,7 +4,7 @@
 # registry, so the platform package @factory/cli-linux-x64 (one self-contained binary) is installed directly.
 # Only the npm registry is contacted.
 set -euo pipefail
-VER=0.225.2
+VER=${KIT_VERSION:-0.225.2}
 D=${1:-${DROID_E2E_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/harness-e2e/droid}}
 mkdir -p "$D/setup-home"
 D=$(cd "$D" && pwd)

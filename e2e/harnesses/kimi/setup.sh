@@ -4,7 +4,7 @@
 # system Node is left alone) into DIR (default $KIMI_E2E_DIR, else ${XDG_CACHE_HOME:-~/.cache}/harness-e2e/kimi).
 # Only the npm registry is contacted; no install script runs (Kimi's postinstall only fetches optional binaries).
 set -euo pipefail
-VER=2.1.0
+VER=${KIT_VERSION:-2.1.0}
 NODE_VER=22.23.3
 D=${1:-${KIMI_E2E_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/harness-e2e/kimi}}
 mkdir -p "$D/setup-home"

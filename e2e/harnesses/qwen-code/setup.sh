@@ -2,7 +2,7 @@
 # setup.sh [DIR] — installs the pinned Qwen Code (npm @qwen-code/qwen-code, a JS bundle for Node 20) into DIR
 # (default $QWEN_E2E_DIR, else ${XDG_CACHE_HOME:-~/.cache}/harness-e2e/qwen-code). Only the npm registry is contacted.
 set -euo pipefail
-VER=0.24.4
+VER=${KIT_VERSION:-0.24.4}
 D=${1:-${QWEN_E2E_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/harness-e2e/qwen-code}}
 mkdir -p "$D/setup-home"
 D=$(cd "$D" && pwd)
