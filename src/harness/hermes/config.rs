@@ -26,7 +26,8 @@ pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSin
         return 0;
     };
     sink.auto_accept = root.get("hooks_auto_accept") == Some(&Value::Bool(true));
-    let newer = ctx.version.is_none_or(|v| v >= super::V0_20_1);
+    let newer = super::from_0_20_1(ctx.version);
+    let known = |name: &str| newer || !super::ADDED_0_20_1.contains(&name);
     let mut count = 0;
     // Hermes registers each (event, matcher, command) once (`shell_hooks.register_from_config`)
     let mut registered = std::collections::HashSet::new();
@@ -38,12 +39,12 @@ pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSin
         if event == "output_spill" && newer {
             continue;
         }
-        let Some(spec) = ctx.event(event).filter(|_| newer || !super::ADDED_0_20_1.contains(&event.as_str())) else {
-            let names: Vec<&str> =
-                ctx.event_names().into_iter().filter(|n| newer || !super::ADDED_0_20_1.contains(n)).collect();
-            let hint = did_you_mean(event, &names);
-            let since = if ctx.event(event).is_some() { format!(" (Hermes has it from {})", super::V0_20_1) } else { hint };
-            sink.file_diag(ctx, Severity::Warning, None, format!("unknown event {} (ignored){since}", quote(event)));
+        let Some(spec) = ctx.event(event).filter(|s| known(s.name)) else {
+            let why = match ctx.event(event) {
+                Some(_) => format!(" (Hermes has it from {})", super::V0_20_1),
+                None => did_you_mean(event, &ctx.event_names().into_iter().filter(|n| known(n)).collect::<Vec<_>>()),
+            };
+            sink.file_diag(ctx, Severity::Warning, None, format!("unknown event {} (ignored){why}", quote(event)));
             continue;
         };
         if SHELL_UNSUPPORTED.contains(&event.as_str()) {
@@ -118,7 +119,7 @@ fn parse_hook(ctx: &FileCtx, spec: EventSpec, i: usize, entry: &Value, sink: &mu
     h.harness.written = Some(command.to_owned());
     h.harness.order = crate::vocab::Order::Sequential;
     h.harness.version = ctx.version;
-    if ctx.version.is_none_or(|v| v >= super::V0_20_1) {
+    if super::from_0_20_1(ctx.version) {
         h.fail_closed = fail_closed(o, spec, &mut diag);
     }
     Some(h)

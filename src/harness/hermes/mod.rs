@@ -121,9 +121,9 @@ pub(crate) static RELEASES: Releases = Releases {
     ],
 };
 
-/// Whether `hook` is read by the rules of 0.20.1 or later.
-fn from_0_20_1(hook: &crate::config::Hook) -> bool {
-    hook.harness.version.is_none_or(|v| v >= V0_20_1)
+/// Whether a file or hook read by `version`'s rules (`None`: the newest) has 0.20.1's.
+pub(crate) fn from_0_20_1(version: Option<Version>) -> bool {
+    version.is_none_or(|v| v >= V0_20_1)
 }
 
 /// Hermes' message for a block without one.
@@ -232,7 +232,7 @@ impl AnswerReader for Hermes {
     /// From 0.20.1 an exit 2 blocks `pre_tool_call`: with the block stdout gave, else stderr's
     /// first 400 characters, else the default message (`_evaluate_result`).
     fn read_for_hook(&self, hook: &crate::config::Hook, out: &mut RunOutcome) {
-        if hook.canonical != E::ToolBefore || !from_0_20_1(hook) || out.exit_code != Some(Some(2)) {
+        if hook.canonical != E::ToolBefore || !from_0_20_1(hook.harness.version) || out.exit_code != Some(Some(2)) {
             return;
         }
         if out.decision != Some(Decision::Deny) {
