@@ -49,7 +49,7 @@ export declare class NativeRuntime {
    */
   alwaysMatches(event: string): boolean
   /**
-   * Runs the matching hooks; resolves to the result JSON. Rejects with code `Cancelled`
+   * Runs the matching hooks; resolves to the result as [`result_text`] writes it. Rejects with code `Cancelled`
    * when the token fires. The dispatch runs on the calling (JS) thread's loop
    * (`js_loop`): one that waits on nothing has settled when this returns.
    */

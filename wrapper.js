@@ -26,11 +26,30 @@ function subjectOf(payload, info) {
   return undefined
 }
 
+function emptyOutcome() {
+  return { decision: 'none', stop: false, contexts: [], messages: [], updateInputs: [], downgraded: false }
+}
+
 function emptyResult(canonical) {
+  return { canonical, outcome: emptyOutcome(), runs: [] }
+}
+
+// `emptyOutcome()` as the native side writes it (`Outcome::empty()`): the outcome of most
+// dispatches, built here without parsing.
+const EMPTY_OUTCOME = '{"decision":"none","stop":false,"contexts":[],"messages":[],"updateInputs":[],"downgraded":false}'
+
+/**
+ * A dispatch result from the native side's three lines (canonical name, outcome JSON, runs
+ * JSON): the name needs no parsing, and the empty outcome is built rather than parsed.
+ */
+function readResult(text) {
+  const a = text.indexOf('\n')
+  const b = text.indexOf('\n', a + 1)
+  const outcome = text.slice(a + 1, b)
   return {
-    canonical,
-    outcome: { decision: 'none', stop: false, contexts: [], messages: [], updateInputs: [], downgraded: false },
-    runs: [],
+    canonical: text.slice(0, a),
+    outcome: outcome === EMPTY_OUTCOME ? emptyOutcome() : JSON.parse(outcome),
+    runs: JSON.parse(text.slice(b + 1)),
   }
 }
 
@@ -68,6 +87,29 @@ function mcpAdapters(mcpCall) {
 }
 
 const CALLBACK_FIELDS = new Set(['matcher', 'hooks', 'timeout'])
+
+/**
+ * A callback's third argument, `{ signal }`. The signal is made when the function first reads
+ * it (an AbortController costs more than the rest of a call); a read after the abort gets an
+ * aborted signal.
+ */
+class CallbackOptions {
+  #ac = undefined
+  #reason = undefined
+
+  get signal() {
+    if (this.#ac === undefined) {
+      this.#ac = new AbortController()
+      if (this.#reason !== undefined) this.#ac.abort(this.#reason)
+    }
+    return this.#ac.signal
+  }
+
+  static abort(options, reason) {
+    options.#reason = reason
+    options.#ac?.abort(reason)
+  }
+}
 
 /**
  * The host's callback hooks (`hooks` in the Claude Agent SDK's shape): the functions by id, and
@@ -113,19 +155,8 @@ class Callbacks {
   // microtask, never inside this call.
   call = (reqJson) => {
     const { call, id, input } = JSON.parse(reqJson)
-    // The signal is made when the function first reads it (an AbortController costs more than
-    // the rest of a call); one read after the abort gets an aborted signal.
-    const run = { ac: undefined, reason: undefined }
-    this.running.set(call, run)
-    const options = {
-      get signal() {
-        if (run.ac === undefined) {
-          run.ac = new AbortController()
-          if (run.reason !== undefined) run.ac.abort(run.reason)
-        }
-        return run.ac.signal
-      },
-    }
+    const options = new CallbackOptions()
+    this.running.set(call, options)
     queueMicrotask(() => this.#run(call, this.fns.get(id), input, options))
   }
 
@@ -145,14 +176,15 @@ class Callbacks {
 
   abort = (msg) => {
     const [call, why] = String(msg).split(' ')
-    const run = this.running.get(Number(call))
-    if (run === undefined) return
+    const options = this.running.get(Number(call))
+    if (options === undefined) return
     this.running.delete(Number(call))
-    run.reason =
+    CallbackOptions.abort(
+      options,
       why === 'timeout'
         ? new DOMException('the callback hook timed out', 'TimeoutError')
-        : new DOMException('the dispatch was aborted', 'AbortError')
-    run.ac?.abort(run.reason)
+        : new DOMException('the dispatch was aborted', 'AbortError'),
+    )
   }
 }
 
@@ -256,14 +288,14 @@ class HookRuntime {
     } catch (e) {
       return Promise.reject(new TypeError(`payload cannot be serialised as JSON: ${e.message}`))
     }
-    if (!signal) return this.#native.dispatchJson(event, json, subject, cwd, null, progress).then(JSON.parse)
+    if (!signal) return this.#native.dispatchJson(event, json, subject, cwd, null, progress).then(readResult)
     const token = new native.CancelToken()
     const onAbort = () => token.cancel()
     signal.addEventListener('abort', onAbort, { once: true })
     return this.#native.dispatchJson(event, json, subject, cwd, token, progress).then(
       (r) => {
         signal.removeEventListener('abort', onAbort)
-        return JSON.parse(r)
+        return readResult(r)
       },
       (err) => {
         signal.removeEventListener('abort', onAbort)

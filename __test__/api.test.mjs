@@ -52,6 +52,38 @@ test('no matching hook resolves at once with an empty result', async (t) => {
   assert.equal(r.outcome.decision, 'deny')
 })
 
+test('a dispatched result is a plain object of plain data, its outcome fresh each time', async (t) => {
+  const p = project()
+  t.after(() => p.cleanup())
+  p.claude({ PreToolUse: [{ hooks: [{ command: 'echo "said $((1+1))" >&2; exit 2' }] }] })
+  const rt = createRuntime(p.options())
+  const r = await rt.dispatch('PreToolUse', { tool_name: 'Bash' })
+  assert.equal(Object.getPrototypeOf(r), Object.prototype)
+  assert.deepEqual(Object.keys(r), ['canonical', 'outcome', 'runs'])
+  assert.equal(r.canonical, 'tool:before')
+  assert.equal(r.outcome.decision, 'deny')
+  assert.equal(r.outcome.reason, 'said 2')
+  const text = JSON.stringify(r)
+  assert.equal(JSON.parse(text).runs[0].outcome.stderr, 'said 2')
+  assert.equal(r.runs.length, 1)
+  assert.equal(r.runs, r.runs, 'the same array on every read')
+  r.runs[0].extra = 1
+  assert.equal(r.runs[0].extra, 1)
+  const copy = { ...r }
+  assert.deepEqual(copy, r)
+  assert.deepEqual(structuredClone(r).runs[0].hook, r.runs[0].hook)
+  r.runs = []
+  assert.deepEqual(r.runs, [])
+  // An allow with no answer: the empty outcome, a fresh object each time.
+  p.claude({ PreToolUse: [{ hooks: [{ command: 'true' }] }] })
+  await rt.reload()
+  const [a, b] = [await rt.dispatch('PreToolUse', { tool_name: 'Bash' }), await rt.dispatch('PreToolUse', { tool_name: 'Bash' })]
+  assert.deepEqual(a.outcome, { decision: 'none', stop: false, contexts: [], messages: [], updateInputs: [], downgraded: false })
+  assert.notEqual(a.outcome, b.outcome)
+  assert.equal(a.runs[0].outcome.exitCode, 0)
+  rt.close()
+})
+
 test('exit codes, JSON answers and folding through the API', async (t) => {
   const p = project()
   t.after(() => p.cleanup())

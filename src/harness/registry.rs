@@ -36,11 +36,24 @@ pub(crate) fn of(d: Dialect) -> &'static dyn Harness {
 
 /// Resolves any name a host may dispatch: canonical, or any harness's spelling. A spelling
 /// means the same in every harness that has it (a registry test checks).
+/// Every dispatch looks its name up (twice when the host asks first whether a hook matches),
+/// so the names are one hash lookup, built on first use.
 pub(crate) fn resolve_dispatch_name(name: &str) -> Option<DispatchEvent> {
-    if let Some(e) = CanonicalEvent::from_canonical(name) {
-        return Some(DispatchEvent { canonical: e, result: ToolResult::Either, class: None });
+    static NAMES: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, DispatchEvent>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(dispatch_names).get(name).copied()
+}
+
+/// The canonical names, then each harness's spellings (the first harness with a spelling gives
+/// its meaning, which is the same in all of them).
+fn dispatch_names() -> rustc_hash::FxHashMap<&'static str, DispatchEvent> {
+    let mut m = rustc_hash::FxHashMap::default();
+    for e in CanonicalEvent::ALL {
+        m.insert(e.as_str(), DispatchEvent { canonical: e, result: ToolResult::Either, class: None });
     }
-    HARNESSES.iter().find_map(|h| h.events().iter().find(|e| e.name == name)).map(|e| e.dispatch())
+    for e in HARNESSES.iter().flat_map(|h| h.events()) {
+        m.entry(e.name).or_insert_with(|| e.dispatch());
+    }
+    m
 }
 
 /// Resolves a `hookEventName` from a hook's answer: any dialect's spelling counts.
