@@ -49,8 +49,8 @@ export declare class NativeRuntime {
    */
   alwaysMatches(event: string): boolean
   /**
-   * Runs the matching hooks; resolves to the result as [`result_text`] writes it. Rejects with code `Cancelled`
-   * when the token fires. The dispatch runs on the calling (JS) thread's loop
+   * Runs the matching hooks; resolves to the result in `result_text`'s three lines. Rejects
+   * with code `Cancelled` when the token fires. The dispatch runs on the calling (JS) thread's loop
    * (`js_loop`): one that waits on nothing has settled when this returns.
    */
   dispatchJson(event: string, payloadJson: string, subject?: string | null, cwd?: string | null, token?: CancelToken | null, progress?: ((progressJson: string) => void) | null): Promise<string>

@@ -34,9 +34,9 @@ function emptyResult(canonical) {
   return { canonical, outcome: emptyOutcome(), runs: [] }
 }
 
-// `emptyOutcome()` as the native side writes it (`Outcome::empty()`): the outcome of most
-// dispatches, built here without parsing.
-const EMPTY_OUTCOME = '{"decision":"none","stop":false,"contexts":[],"messages":[],"updateInputs":[],"downgraded":false}'
+// `emptyOutcome()` as the native side writes it (`Outcome::empty()`, same fields in the same
+// order): the outcome of most dispatches, built here without parsing.
+const EMPTY_OUTCOME = JSON.stringify(emptyOutcome())
 
 /**
  * A dispatch result from the native side's three lines (canonical name, outcome JSON, runs

@@ -201,8 +201,8 @@ impl NativeRuntime {
         !self.inner.is_closed() && self.inner.always_matches(&event)
     }
 
-    /// Runs the matching hooks; resolves to the result as [`result_text`] writes it. Rejects with code `Cancelled`
-    /// when the token fires. The dispatch runs on the calling (JS) thread's loop
+    /// Runs the matching hooks; resolves to the result in `result_text`'s three lines. Rejects
+    /// with code `Cancelled` when the token fires. The dispatch runs on the calling (JS) thread's loop
     /// (`js_loop`): one that waits on nothing has settled when this returns.
     #[napi(
         catch_unwind,

@@ -36,6 +36,7 @@ pub(crate) fn of(d: Dialect) -> &'static dyn Harness {
 
 /// Resolves any name a host may dispatch: canonical, or any harness's spelling. A spelling
 /// means the same in every harness that has it (a registry test checks).
+///
 /// Every dispatch looks its name up (twice when the host asks first whether a hook matches),
 /// so the names are one hash lookup, built on first use.
 pub(crate) fn resolve_dispatch_name(name: &str) -> Option<DispatchEvent> {
