@@ -23,7 +23,7 @@ export declare class NativeRuntime {
    * `mcp_call` / `mcp_abort`: the wrapper's adapters of the host's `mcpCall` option;
    * `callback_call` / `callback_abort`: its caller of the host's callback hooks.
    */
-  constructor(optionsJson: string, mcpCall?: ((requestJson: string) => Promise<string>) | null, mcpAbort?: ((id: string) => void) | null, callbackCall?: ((requestJson: string) => void) | null, callbackCallQueued?: ((requestJson: string) => void) | null, callbackAbort?: ((why: string) => void) | null)
+  constructor(optionsJson: string, mcpCall?: ((requestJson: string) => Promise<string>) | null, mcpAbort?: ((id: string) => void) | null, callbackCall?: ((call: number, id: number, inputJson: string) => void) | null, callbackCallQueued?: ((call: number, id: number, inputJson: string) => void) | null, callbackAbort?: ((why: string) => void) | null)
   /** Finished async hooks, as JSON `{sessionId, run, rewake?}`, go to `cb` (null: none). */
   onAsync(cb?: ((finishedJson: string) => void) | null): void
   /**
@@ -31,8 +31,13 @@ export declare class NativeRuntime {
    * returns the handle that removes them.
    */
   addCallbackHooks(specJson: string): number
-  /** A callback hook's answer: its JSON when `ok`, else the message it threw. */
-  callbackAnswered(call: number, ok: boolean, text: string): void
+  /**
+   * `anyMatch(event, subject)` and `callbackAnswered(call, ok, text)` as plain functions
+   * bound to this runtime. Every dispatch calls the first and every callback hook the second;
+   * as class methods each call paid napi-rs's bookkeeping for `this` (an unwrap and a borrow
+   * registered and released), about half of what a dispatch no hook matches costs.
+   */
+  hotCalls(): { anyMatch(event: string, subject?: string | null): boolean; callbackAnswered(call: number, ok: boolean, text: string): void }
   /** Removes callback hooks by the handle [`NativeRuntime::add_callback_hooks`] gave. */
   removeCallbackHooks(handle: number): boolean
   /** Diagnostics of the current configuration, as JSON. */
@@ -41,8 +46,6 @@ export declare class NativeRuntime {
   sourcesJson(): string
   /** The merged effective configuration, as JSON. */
   dumpJson(): string
-  /** Whether any hook would run for this event and subject (false for unknown events). */
-  anyMatch(event: string, subject?: string | undefined | null): boolean
   /**
    * Whether a hook runs for this event whatever the subject, until the next `reload()`:
    * the wrapper then skips `anyMatch` for it (one napi call less per dispatch).

@@ -153,8 +153,8 @@ class Callbacks {
 
   // Called by the native side, possibly in the middle of its work: the function starts in a
   // microtask, never inside this call.
-  call = (reqJson) => {
-    const { call, id, input } = JSON.parse(reqJson)
+  call = (call, id, inputJson) => {
+    const input = JSON.parse(inputJson)
     const options = new CallbackOptions()
     this.running.set(call, options)
     queueMicrotask(() => this.#run(call, this.fns.get(id), input, options))
@@ -196,6 +196,7 @@ class HookRuntime {
   // forgotten on reload): those dispatches skip the `anyMatch` call.
   #always = new Map()
   #callbacks = new Callbacks()
+  #anyMatch
 
   constructor(options = {}) {
     if (options === null || options === undefined) options = {}
@@ -205,7 +206,9 @@ class HookRuntime {
     const [call, abort] = mcpCall ? mcpAdapters(mcpCall) : [undefined, undefined]
     const cb = this.#callbacks
     this.#native = new native.NativeRuntime(JSON.stringify(rest), call, abort, cb.call, cb.call, cb.abort)
-    cb.answer = (c, ok, text) => this.#native.callbackAnswered(c, ok, text)
+    const hot = this.#native.hotCalls()
+    this.#anyMatch = hot.anyMatch
+    cb.answer = hot.callbackAnswered
     if (hooks !== undefined && hooks !== null) this.addHooks(hooks)
     this.#native.warm().catch(() => {})
   }
@@ -279,7 +282,7 @@ class HookRuntime {
       : null
     let always = this.#always.get(event)
     if (always === undefined) this.#always.set(event, (always = this.#native.alwaysMatches(event)))
-    if (!always && !this.#native.anyMatch(event, subject ?? subjectOf(payload, info))) {
+    if (!always && !this.#anyMatch(event, subject ?? subjectOf(payload, info))) {
       return Promise.resolve(emptyResult(info.canonical))
     }
     let json

@@ -13,6 +13,11 @@ use tokio_util::sync::CancellationToken;
 
 /// A JS callback taking one JSON string, not keeping the event loop alive.
 pub(super) type JsonCallback = ThreadsafeFunction<String, (), String, Status, false, true>;
+/// A callback hook's call as JS receives it: the call's number, the function's id, and the
+/// input JSON (parsed once, by the wrapper, into the function's first argument).
+pub(super) type CallArgs = FnArgs<(f64, f64, String)>;
+/// The wrapper's caller of callback hooks, reached from a thread other than the JS thread.
+pub(super) type QueuedCall = ThreadsafeFunction<CallArgs, (), CallArgs, Status, false, true>;
 /// A JS callback taking one JSON string and returning a promise of a JSON string.
 pub(super) type JsonCall = ThreadsafeFunction<String, Promise<String>, String, Status, false, true>;
 
@@ -82,7 +87,7 @@ pub(super) fn mcp(call: Option<JsonCall>, abort: Option<JsonCallback>) -> Option
     })))
 }
 
-/// The wrapper's caller of the host's callback hooks. `call` gets `{call, id, input}` (the
+/// The wrapper's caller of the host's callback hooks. `call` gets `(call, id, inputJson)` (the
 /// input as the JSON object a command hook reads) and answers later through
 /// [`JsCallbacks::answered`]; `abort` gets `"<call> timeout"` or `"<call> abort"`.
 ///
@@ -91,8 +96,8 @@ pub(super) fn mcp(call: Option<JsonCall>, abort: Option<JsonCallback>) -> Option
 /// callback hook costs no thread hop and no turn of the event loop. Elsewhere `call` goes
 /// through its threadsafe twin.
 pub(super) struct JsCallbacks {
-    direct: FunctionRef<String, ()>,
-    queued: JsonCallback,
+    direct: FunctionRef<CallArgs, ()>,
+    queued: QueuedCall,
     abort: JsonCallback,
     thread: std::thread::ThreadId,
     waiting: Mutex<FxHashMap<u64, oneshot::Sender<std::result::Result<String, String>>>>,
@@ -113,13 +118,20 @@ impl JsCallbacks {
     }
 
     /// Calls JS's `call` in this very poll when that is allowed.
-    fn call_directly(&self, req: &str) -> bool {
+    /// `Err` gives the arguments back for the queued path.
+    fn call_directly(&self, args: CallArgs) -> std::result::Result<(), CallArgs> {
         if std::thread::current().id() != self.thread {
-            return false;
+            return Err(args);
         }
-        let Some(env) = super::js_loop::draining_env() else { return false };
+        let Some(env) = super::js_loop::draining_env() else { return Err(args) };
         let env = Env::from_raw(env);
-        self.direct.borrow_back(&env).and_then(|f| f.call(req.to_owned())).is_ok()
+        match self.direct.borrow_back(&env) {
+            Ok(f) => {
+                let _ = f.call(args);
+                Ok(())
+            }
+            Err(_) => Err(args),
+        }
     }
 }
 
@@ -129,11 +141,11 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl CallbackCaller for JsCallbacks {
     fn call(&self, c: CallbackCall) -> BoxFuture<'static, std::result::Result<String, String>> {
-        let req = format!("{{\"call\":{},\"id\":{},\"input\":{}}}", c.call, c.id, c.input_json);
         let (tx, rx) = oneshot::channel();
         lock(&self.waiting).insert(c.call, tx);
-        if !self.call_directly(&req) {
-            self.queued.call(req, ThreadsafeFunctionCallMode::NonBlocking);
+        // Call numbers and ids count up from 1: far below 2^53, exact as JS numbers.
+        if let Err(args) = self.call_directly((c.call as f64, c.id as f64, c.input_json).into()) {
+            self.queued.call(args, ThreadsafeFunctionCallMode::NonBlocking);
         }
         Box::pin(
             async move { rx.await.unwrap_or_else(|_| Err("the runtime closed before the callback answered".into())) },
@@ -152,8 +164,8 @@ impl CallbackCaller for JsCallbacks {
 
 /// The caller of the host's callback hooks, when the wrapper passed its adapters.
 pub(super) fn callbacks(
-    direct: Option<FunctionRef<String, ()>>,
-    queued: Option<JsonCallback>,
+    direct: Option<FunctionRef<CallArgs, ()>>,
+    queued: Option<QueuedCall>,
     abort: Option<JsonCallback>,
 ) -> Option<Arc<JsCallbacks>> {
     Some(Arc::new(JsCallbacks {

@@ -14,8 +14,16 @@ pub(crate) fn hook_input(ctx: &PayloadCtx, hook: &Hook) -> Map<String, Value> {
 /// Serialises a hook input; the trailing newline is the harness's business.
 pub(crate) fn to_stdin(input: &Map<String, Value>, hook: &Hook) -> Vec<u8> {
     let h = crate::harness::of(hook.dialect);
-    let bytes = if h.stdin_pretty() { serde_json::to_vec_pretty(input) } else { serde_json::to_vec(input) };
-    let mut v = bytes.unwrap_or_else(|_| b"{}".to_vec());
+    // Sized for a usual payload: no regrowth while writing.
+    let mut v = Vec::with_capacity(512);
+    let written = if h.stdin_pretty() {
+        serde_json::to_writer_pretty(&mut v, input)
+    } else {
+        serde_json::to_writer(&mut v, input)
+    };
+    if written.is_err() {
+        v = b"{}".to_vec();
+    }
     if h.stdin_newline() {
         v.push(b'\n');
     }

@@ -75,8 +75,7 @@ pub(crate) async fn run(id: u64, name: &str, ctx: &RunCtx<'_>) -> Result<Raw, Fa
     let call = NEXT_CALL.fetch_add(1, Ordering::Relaxed);
     let mut pending = Pending { host: host.as_ref(), call, why: Some(GiveUp::Abort) };
     let fut = host.call(CallbackCall { call, id, input_json: ctx.input_json.clone() });
-    let label = ctx.timeout_label.clone();
-    let answer = bounded(fut, ctx, || Failure::CallbackTimeout { name: name.to_owned(), label });
+    let answer = bounded(fut, ctx, || Failure::CallbackTimeout { name: name.to_owned(), label: ctx.timeout_label() });
     let answer = match answer.await {
         Ok(a) => {
             pending.why = None;

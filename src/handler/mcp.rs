@@ -89,11 +89,10 @@ pub(crate) async fn run(server: &str, tool: &str, input: &Value, ctx: &RunCtx<'_
     let hook_input: Map<String, Value> = serde_json::from_str(&ctx.input_json).unwrap_or_default();
     let args = fill(input, &hook_input);
     let cancel = ctx.cancel.child_token();
-    let label = ctx.timeout_label.clone();
     let guard = cancel.clone().drop_guard();
     let call = host.call(server.to_owned(), tool.to_owned(), args, cancel);
     let (s, t) = (server.to_owned(), tool.to_owned());
-    let answer = bounded(call, ctx, || Failure::McpTimeout { server: s, tool: t, label }).await?;
+    let answer = bounded(call, ctx, || Failure::McpTimeout { server: s, tool: t, label: ctx.timeout_label() }).await?;
     guard.disarm();
     let answer = answer.map_err(|cause| Failure::Mcp { server: server.to_owned(), tool: tool.to_owned(), cause })?;
     let text = content_text(&answer.content);

@@ -107,7 +107,8 @@ pub(crate) struct RunParts {
     pub stdin: Vec<u8>,
     pub cwd: PathBuf,
     pub timeout: Duration,
-    pub timeout_label: String,
+    /// The timeout as configured, in seconds: what a timeout's message says (written only then).
+    pub timeout_secs: f64,
     /// Variables added to a process hook's environment (the harness's, `CLAUDE_ENV_FILE`, the
     /// hook's own).
     pub env: Vec<(String, String)>,
@@ -125,6 +126,11 @@ pub(crate) struct RunParts {
 pub type BaseEnv = Arc<[(String, String)]>;
 
 impl RunParts {
+    /// The timeout as messages write it (`0.4`, `30`).
+    pub(crate) fn timeout_label(&self) -> String {
+        crate::vocab::text::secs_label(self.timeout_secs)
+    }
+
     /// The context of one run under a runtime's policy, shared resources and a cancel token.
     pub(crate) fn ctx<'a>(
         self,

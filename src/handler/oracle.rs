@@ -54,7 +54,6 @@ pub(crate) async fn run(prompt: &str, model: Option<&str>, ctx: &RunCtx<'_>) -> 
         req = req.bearer_auth(key);
     }
     let cap = ctx.policy.output_cap;
-    let label = ctx.timeout_label.clone();
     let failed = |e: reqwest::Error| Failure::HttpFailed { who: Endpoint::Oracle, cause: cause(&e) };
     let work = async {
         let resp = req.send().await.map_err(failed)?;
@@ -76,7 +75,7 @@ pub(crate) async fn run(prompt: &str, model: Option<&str>, ctx: &RunCtx<'_>) -> 
             truncated: false,
         })
     };
-    bounded(work, ctx, || Failure::HttpTimeout { who: Endpoint::Oracle, label }).await?
+    bounded(work, ctx, || Failure::HttpTimeout { who: Endpoint::Oracle, label: ctx.timeout_label() }).await?
 }
 
 #[cfg(test)]

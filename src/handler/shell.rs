@@ -18,7 +18,7 @@ pub(crate) fn spec(program: Program, env: &[(String, String)], stdin: Vec<u8>, c
         env_remove,
         stdin,
         timeout: ctx.timeout,
-        timeout_label: ctx.timeout_label.clone(),
+        timeout_label: ctx.timeout_label(),
         output_cap: ctx.policy.output_cap,
         reap_orphans: ctx.policy.reap_orphans,
         base_env: ctx.base_env.clone(),

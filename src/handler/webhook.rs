@@ -59,7 +59,6 @@ pub(crate) async fn run(
         req = req.header(k.as_str(), expand_env(v, &lookup));
     }
     let cap = ctx.policy.output_cap;
-    let label = ctx.timeout_label.clone();
     let who = || Endpoint::Webhook(url.to_owned());
     let failed = |e: reqwest::Error| Failure::HttpFailed { who: who(), cause: cause(&e) };
     let work = async {
@@ -74,7 +73,7 @@ pub(crate) async fn run(
         let stdout = if http_hook.is_some() && !is_object { String::new() } else { body };
         Ok(Raw { exit_code: Some(0), stdout, stderr: String::new(), truncated })
     };
-    bounded(work, ctx, || Failure::HttpTimeout { who: who(), label }).await?
+    bounded(work, ctx, || Failure::HttpTimeout { who: who(), label: ctx.timeout_label() }).await?
 }
 
 #[cfg(test)]

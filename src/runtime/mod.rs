@@ -283,7 +283,7 @@ impl Runtime {
         let mut parts = ctx.parts(&self.opts, &hook);
         if parts.timeout > cap {
             parts.timeout = cap;
-            parts.timeout_label = crate::vocab::text::secs_label(cap.as_secs_f64());
+            parts.timeout_secs = cap.as_secs_f64();
         }
         let rctx = parts.ctx(&self.opts.handlers, &self.shared, &never);
         execute::execute(&self.opts.policy, hook, rctx, ctx.canonical, None).await

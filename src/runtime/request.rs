@@ -7,7 +7,7 @@ use crate::handler::RunParts;
 use crate::harness::{EnvCtx, PayloadCtx, SessionFacts};
 use crate::runtime::env_file::EnvFiles;
 use crate::runtime::options::{Resolved, RunPolicy};
-use crate::vocab::text::{epoch_ms_now, iso_now, path_text, quote, secs_label};
+use crate::vocab::text::{epoch_ms_now, iso_now, path_text, quote};
 use crate::vocab::CanonicalEvent;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -163,16 +163,15 @@ impl DispatchCtx {
             Some(c) => Path::new(&self.project_dir).join(c),
             None => self.cwd.clone(),
         };
+        // A command hook reads `stdin` (the bytes its harness writes); the other kinds send
+        // `input_json`. Each is written only for the kind that reads it.
+        let process = matches!(hook.handler, HandlerSpec::Shell { .. });
         RunParts {
-            input_json: serde_json::to_string(&input).unwrap_or_else(|_| "{}".into()),
-            // Only a command hook reads these bytes; the other kinds send `input_json`.
-            stdin: match hook.handler {
-                HandlerSpec::Shell { .. } => payload::to_stdin(&input, hook),
-                _ => Vec::new(),
-            },
+            input_json: if process { String::new() } else { json_text(&input) },
+            stdin: if process { payload::to_stdin(&input, hook) } else { Vec::new() },
             cwd,
             timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),
-            timeout_label: secs_label(secs),
+            timeout_secs: secs,
             env,
             env_remove: if own_process { removed_vars(h.env_removed(), self.base_env.as_deref()) } else { Vec::new() },
             base_env: self.base_env.clone(),
@@ -254,4 +253,14 @@ fn removed_vars(patterns: &[&str], base: Option<&[(String, String)]>) -> Vec<Str
             })
         })
         .collect()
+}
+
+/// A hook input's compact JSON, written into a buffer sized for a usual payload (no regrowth).
+fn json_text(input: &Map<String, Value>) -> String {
+    let mut buf = Vec::with_capacity(512);
+    match serde_json::to_writer(&mut buf, input) {
+        // serde_json writes UTF-8 only.
+        Ok(()) => String::from_utf8(buf).unwrap_or_default(),
+        Err(_) => "{}".into(),
+    }
 }

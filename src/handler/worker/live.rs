@@ -75,7 +75,7 @@ impl Live {
             env_remove: ctx.policy.removed_env.clone(),
             stdin: Vec::new(),
             timeout: ctx.timeout,
-            timeout_label: ctx.timeout_label.clone(),
+            timeout_label: ctx.timeout_label(),
             output_cap: ctx.policy.output_cap,
             reap_orphans: ctx.policy.reap_orphans,
             base_env: key.base.clone(),

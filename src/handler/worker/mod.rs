@@ -356,7 +356,7 @@ impl Pool {
 }
 
 fn timed_out(ctx: &RunCtx<'_>) -> Failure {
-    Failure::Timeout { label: ctx.timeout_label.clone() }
+    Failure::Timeout { label: ctx.timeout_label() }
 }
 
 impl Slot {
