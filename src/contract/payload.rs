@@ -14,18 +14,27 @@ pub(crate) fn hook_input(ctx: &PayloadCtx, hook: &Hook) -> Map<String, Value> {
 /// Serialises a hook input; the trailing newline is the harness's business.
 pub(crate) fn to_stdin(input: &Map<String, Value>, hook: &Hook) -> Vec<u8> {
     let h = crate::harness::of(hook.dialect);
-    // Sized for a usual payload: no regrowth while writing.
-    let mut v = Vec::with_capacity(512);
-    let written = if h.stdin_pretty() {
-        serde_json::to_writer_pretty(&mut v, input)
-    } else {
-        serde_json::to_writer(&mut v, input)
-    };
-    if written.is_err() {
-        v = b"{}".to_vec();
-    }
+    let mut v = to_bytes(input, h.stdin_pretty());
     if h.stdin_newline() {
         v.push(b'\n');
+    }
+    v
+}
+
+/// A hook input as the compact JSON the non-command kinds send (webhooks, workers, callbacks…).
+pub(crate) fn to_text(input: &Map<String, Value>) -> String {
+    // serde_json writes UTF-8 only.
+    String::from_utf8(to_bytes(input, false)).unwrap_or_default()
+}
+
+/// A hook input's JSON (`{}` if it cannot be written), in a buffer sized for a usual payload so
+/// writing it never regrows.
+fn to_bytes(input: &Map<String, Value>, pretty: bool) -> Vec<u8> {
+    let mut v = Vec::with_capacity(512);
+    let written =
+        if pretty { serde_json::to_writer_pretty(&mut v, input) } else { serde_json::to_writer(&mut v, input) };
+    if written.is_err() {
+        v = b"{}".to_vec();
     }
     v
 }

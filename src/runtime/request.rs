@@ -167,7 +167,7 @@ impl DispatchCtx {
         // `input_json`. Each is written only for the kind that reads it.
         let process = matches!(hook.handler, HandlerSpec::Shell { .. });
         RunParts {
-            input_json: if process { String::new() } else { json_text(&input) },
+            input_json: if process { String::new() } else { payload::to_text(&input) },
             stdin: if process { payload::to_stdin(&input, hook) } else { Vec::new() },
             cwd,
             timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),
@@ -253,14 +253,4 @@ fn removed_vars(patterns: &[&str], base: Option<&[(String, String)]>) -> Vec<Str
             })
         })
         .collect()
-}
-
-/// A hook input's compact JSON, written into a buffer sized for a usual payload (no regrowth).
-fn json_text(input: &Map<String, Value>) -> String {
-    let mut buf = Vec::with_capacity(512);
-    match serde_json::to_writer(&mut buf, input) {
-        // serde_json writes UTF-8 only.
-        Ok(()) => String::from_utf8(buf).unwrap_or_default(),
-        Err(_) => "{}".into(),
-    }
 }
