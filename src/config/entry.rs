@@ -141,6 +141,8 @@ pub(crate) struct Entry<'a> {
     /// Where the entry is, for messages: `hooks[BeforeTool][0].hooks[1]`.
     pub at: String,
     pub obj: &'a Map<String, Value>,
+    /// `obj`, as the value a file type reads (harness/schema/reading.rs).
+    pub value: &'a Value,
 }
 
 impl<'a> Entry<'a> {
@@ -153,7 +155,7 @@ impl<'a> Entry<'a> {
         sink: &mut LoadSink,
     ) -> Option<Self> {
         match v.as_object() {
-            Some(obj) => Some(Entry { ctx, event, at, obj }),
+            Some(obj) => Some(Entry { ctx, event, at, obj, value: v }),
             None => {
                 sink.diagnostics.push(ctx.diag(Severity::Error, Some(event), format!("{at}: entry is not an object")));
                 None
@@ -224,7 +226,7 @@ impl<'a> Entry<'a> {
         canonical: CanonicalEvent,
         compile: Option<fn(&str) -> Matcher>,
     ) -> Option<(Option<String>, Matcher)> {
-        let mut text = match self.obj.get("matcher") {
+        let text = match self.obj.get("matcher") {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s.clone()),
             Some(_) => {
@@ -232,6 +234,17 @@ impl<'a> Entry<'a> {
                 return None;
             }
         };
+        self.compile_matcher(sink, canonical, text, compile)
+    }
+
+    /// [`Entry::matcher`] for a matcher text already read.
+    pub(crate) fn compile_matcher(
+        &self,
+        sink: &mut LoadSink,
+        canonical: CanonicalEvent,
+        mut text: Option<String>,
+        compile: Option<fn(&str) -> Matcher>,
+    ) -> Option<(Option<String>, Matcher)> {
         if let (Some(f), Some(t)) = (compile, text.as_deref()) {
             return Some((text.clone(), f(t)));
         }

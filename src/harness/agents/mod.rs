@@ -5,7 +5,8 @@
 
 mod schema;
 
-use crate::config::entry::{self, Entry, Unit};
+use crate::config::entry::{self, Entry};
+use crate::harness::schema::given;
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::family::input::{shaped, Base};
 use crate::harness::Descriptor;
@@ -135,16 +136,18 @@ fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize
         };
         for (i, v) in list.iter().enumerate() {
             let Some(e) = Entry::read(ctx, event, format!("{member}[{event}][{i}]"), v, sink) else { continue };
-            let Some(command) = e.command(sink, &["command"]) else { continue };
-            let Some((matcher_text, matcher)) = e.matcher(sink, spec.canonical, None) else { continue };
+            let Some(read) = crate::harness::schema::entry::<schema::AgentsHook>(&e, sink) else { continue };
+            let text = read.matcher.map(|m| m.0);
+            let Some((matcher_text, matcher)) = e.compile_matcher(sink, spec.canonical, text, None) else { continue };
+            let command = ctx.subst.apply(&read.command.0);
             let spec = (spec.canonical, spec.result);
             let mut h = entry::hook(ctx, event, spec, &format!("{i}:0"), entry::shell(command, Vec::new()));
             h.env = Vec::new();
             h.origin = Default::default();
             h.matcher_text = matcher_text;
             h.matcher = matcher;
-            h.timeout = e.timeout(sink, "timeoutMs", Unit::Milliseconds, Some(DEFAULT_TIMEOUT));
-            h.deny_on_failure = e.flag(sink, "denyOnFailure");
+            h.timeout = Some(given(&read.timeout_ms).map_or(DEFAULT_TIMEOUT, |t| t.0 .0 / 1000.0));
+            h.deny_on_failure = given(&read.deny_on_failure).copied().unwrap_or(false);
             sink.hooks.push(h);
             count += 1;
         }

@@ -1,10 +1,10 @@
 //! The `.agents` file type: `{PreToolUse: [{matcher, command, timeoutMs, denyOnFailure}],
-//! PostToolUse, Stop}`, at the root or wrapped in `{"hooks": …}`.
+//! PostToolUse, Stop}`, at the root or wrapped in `{"hooks": …}`. The loader reads each entry
+//! through [`AgentsHook`]; the JSON Schema is generated from it.
 
-// The fields exist to be checked and described, never read back.
-#![allow(dead_code)]
-
-use crate::harness::schema::{dialect_marker, DialectMatcher, EventMap, FileSchema, NonBlank, Positive, When};
+use crate::harness::schema::{
+    dialect_marker, DialectMatcher, EventMap, FileSchema, Lenient, NonBlank, PositiveMs, When,
+};
 use crate::vocab::Dialect;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -14,15 +14,15 @@ dialect_marker!(AgentsDialect, Dialect::Agents);
 
 /// One hook of an event's list.
 #[derive(Deserialize, JsonSchema)]
-struct AgentsHook {
-    command: NonBlank,
-    matcher: Option<DialectMatcher<AgentsDialect>>,
+pub(super) struct AgentsHook {
+    pub command: NonBlank,
+    pub matcher: Option<DialectMatcher<AgentsDialect>>,
     /// Milliseconds (5000 when left out).
     #[serde(rename = "timeoutMs")]
-    timeout_ms: Option<Positive>,
+    pub timeout_ms: Option<Lenient<PositiveMs>>,
     /// Any failure of the hook denies the tool call.
     #[serde(rename = "denyOnFailure")]
-    deny_on_failure: Option<bool>,
+    pub deny_on_failure: Option<Lenient<bool>>,
 }
 
 type Events = EventMap<AgentsDialect, AgentsHook>;
@@ -31,6 +31,8 @@ type Events = EventMap<AgentsDialect, AgentsHook>;
 #[derive(Deserialize, JsonSchema)]
 #[schemars(title = ".agents hooks file")]
 pub(crate) struct Wrapped {
+    // Checked and described; the loader walks the events itself (unknown ones are warned about).
+    #[allow(dead_code)]
     hooks: Events,
 }
 

@@ -5,7 +5,9 @@
 
 mod schema;
 
-use crate::config::entry::{self, LoadSink, Unit};
+use crate::config::entry::{self, LoadSink};
+use crate::harness::schema::given;
+use schema::LoopLimit;
 use crate::config::{Candidate, FileCtx, Hook, Roots};
 use crate::harness::tools::ToolNames;
 use crate::harness::Descriptor;
@@ -13,7 +15,7 @@ use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader
 use crate::harness::{Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{
-    Answer, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, Severity, ToolClass, ToolResult,
+    Answer, Decision, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, ToolClass, ToolResult,
     BLOCKED_BY_HOOK,
 };
 use serde_json::{json, Map, Value};
@@ -236,35 +238,69 @@ fn read(obj: &Map<String, Value>, event: E, out: &mut RunOutcome) {
     }
 }
 
-/// Parses a Cursor file; returns the number of hooks accepted.
+/// Parses a Cursor file, each entry through its file type; returns the number of hooks accepted.
 fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
     let Some(map) = entry::hooks_object(ctx, root, sink) else { return 0 };
     entry::each_entry(ctx, map, sink, |spec, e, i, sink| {
-        if e.obj.get("type").is_some_and(|t| t != "command") {
-            e.diag(sink, Severity::Error, "only type \"command\" hooks are run by hookrt");
-            return false;
-        }
-        let Some(command) = e.command(sink, &["command"]) else { return false };
-        let Some((matcher_text, matcher)) = e.matcher(sink, spec.canonical, None) else { return false };
+        let Some(read) = crate::harness::schema::entry::<schema::CursorHook>(e, sink) else { return false };
+        let text = read.matcher.map(|m| m.0);
+        let Some((matcher_text, matcher)) = e.compile_matcher(sink, spec.canonical, text, None) else { return false };
+        let command = ctx.subst.apply(&read.command.0);
         let mut h =
             entry::hook(ctx, e.event, (spec.canonical, spec.result), &i.to_string(), entry::shell(command, Vec::new()));
         h.matcher_text = matcher_text;
         h.matcher = matcher;
-        h.timeout = e.timeout(sink, "timeout", Unit::Seconds, None);
-        h.fail_closed = e.flag(sink, "failClosed");
+        h.timeout = given(&read.timeout).map(|t| t.0);
+        h.fail_closed = given(&read.fail_closed).copied().unwrap_or(false);
         h.harness.class = spec.class;
-        h.harness.loop_limit = match e.obj.get("loop_limit") {
-            None => Some(DEFAULT_LOOP_LIMIT),
-            Some(Value::Null) => None,
-            Some(v) => match v.as_u64() {
-                Some(n) => Some(u32::try_from(n).unwrap_or(u32::MAX)),
-                None => {
-                    e.diag(sink, Severity::Error, "loop_limit must be a whole number or null");
-                    Some(DEFAULT_LOOP_LIMIT)
-                }
-            },
+        h.harness.loop_limit = match read.loop_limit {
+            LoopLimit::Default => Some(DEFAULT_LOOP_LIMIT),
+            LoopLimit::Unlimited => None,
+            LoopLimit::Limit(n) => Some(u32::try_from(n).unwrap_or(u32::MAX)),
         };
         sink.hooks.push(h);
         true
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::vocab::Dialect;
+    use std::path::Path;
+
+    /// One file type read two ways: the loader keeps an entry whose optional fields have the
+    /// wrong shape (each reported, read as left out) and drops one without a command, where
+    /// `hookrt validate` refuses the file.
+    #[test]
+    fn the_loader_reads_through_the_file_type_leniently_and_validate_strictly() {
+        let text = r#"{"version":1,"hooks":{
+          "stop":[{"command":"a.sh","timeout":"soon","failClosed":"yes","loop_limit":-1},{"timeout":5}],
+          "preToolUse":[{"command":"  ","matcher":"Shell"},{"type":"prompt","command":"b.sh"}]}}"#;
+        let path = Path::new("/p/.cursor/hooks.json");
+        let (hooks, diags) = crate::load::parse_text(path, Some(Dialect::Cursor), text);
+        let msgs: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+        for m in [
+            "hooks[stop][0]: timeout must be a positive number of seconds",
+            "hooks[stop][0]: failClosed must be true or false",
+            "hooks[stop][0]: loop_limit must be a whole number or null",
+            "hooks[stop][1]: missing command",
+            "hooks[preToolUse][0]: missing command",
+            "hooks[preToolUse][1]: only type \"command\" hooks are run by hookrt",
+        ] {
+            assert!(msgs.contains(&m), "{m:?} not in {msgs:#?}");
+        }
+        assert_eq!(msgs.len(), 6, "{msgs:#?}");
+        assert_eq!(hooks.len(), 1);
+        let h = &hooks[0];
+        assert_eq!((h.timeout, h.fail_closed, h.harness.loop_limit), (None, false, Some(super::DEFAULT_LOOP_LIMIT)));
+
+        let root: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+        let problem = crate::harness::schema::check_root(Dialect::Cursor, &root);
+        assert_eq!(problem.map(|p| p.at), Some("hooks[stop][0].timeout".to_owned()));
+
+        let fine = r#"{"hooks":{"stop":[{"command":"a.sh","timeout":2.5,"failClosed":true,"loop_limit":null}]}}"#;
+        let (hooks, diags) = crate::load::parse_text(path, Some(Dialect::Cursor), fine);
+        assert!(diags.is_empty(), "{diags:#?}");
+        assert_eq!((hooks[0].timeout, hooks[0].fail_closed, hooks[0].harness.loop_limit), (Some(2.5), true, None));
+    }
 }

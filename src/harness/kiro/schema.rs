@@ -1,8 +1,5 @@
-//! The type of a Kiro v1 hook file: what the loader checks each entry with (parse.rs) and the
+//! The type of a Kiro v1 hook file: what the loader reads each entry through (parse.rs) and the
 //! JSON Schema `hookrt schema` writes.
-
-// The fields exist to be checked and described, never read back.
-#![allow(dead_code)]
 
 use crate::harness::schema::{checked_scalar, ok_if, NonBlank, NonEmpty, Positive};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
@@ -12,8 +9,8 @@ use serde_json::Value;
 use std::borrow::Cow;
 
 /// Every v3 trigger (those hookrt has no moment for are read and reported, not refused).
-#[derive(Deserialize, JsonSchema)]
-enum Trigger {
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+pub(super) enum Trigger {
     SessionStart,
     UserPromptSubmit,
     PreToolUse,
@@ -27,9 +24,16 @@ enum Trigger {
     Manual,
 }
 
+impl Trigger {
+    /// The trigger as files spell it (each variant is named as its word).
+    pub(super) fn name(self) -> String {
+        format!("{self:?}")
+    }
+}
+
 checked_scalar! {
     /// A regular expression on a tool name or a file path.
-    struct Pattern: String as "Pattern",
+    pub(super) struct Pattern: String as "Pattern",
     |s| crate::config::matcher::compile_matcher(
         Some(s.as_str()).filter(|s| !s.is_empty()),
         crate::vocab::MatcherStyle::Regex,
@@ -40,7 +44,11 @@ checked_scalar! {
 }
 
 /// `{"type": "command", "command"}` or `{"type": "agent", "prompt"}`.
-struct Action;
+pub(super) enum Action {
+    Command(String),
+    /// A prompt for Kiro's own agent, which hookrt does not run.
+    Agent,
+}
 
 #[derive(Deserialize, JsonSchema)]
 struct CommandAction {
@@ -49,6 +57,7 @@ struct CommandAction {
 
 #[derive(Deserialize, JsonSchema)]
 struct AgentAction {
+    #[allow(dead_code)]
     prompt: Option<Value>,
 }
 
@@ -57,11 +66,11 @@ impl<'de> Deserialize<'de> for Action {
         let v = Value::deserialize(d)?;
         let Some(o) = v.as_object() else { return Err(D::Error::custom("action must be an object")) };
         let r = match o.get("type").and_then(Value::as_str) {
-            Some("command") => CommandAction::deserialize(&v).map(|_| ()),
-            Some("agent") => AgentAction::deserialize(&v).map(|_| ()),
+            Some("command") => CommandAction::deserialize(&v).map(|a| Action::Command(a.command.0)),
+            Some("agent") => AgentAction::deserialize(&v).map(|_| Action::Agent),
             _ => return Err(D::Error::custom("action.type must be \"command\" or \"agent\"")),
         };
-        r.map(|()| Action).map_err(D::Error::custom)
+        r.map_err(D::Error::custom)
     }
 }
 
@@ -85,21 +94,24 @@ impl JsonSchema for Action {
 /// One hook of a v1 file.
 #[derive(Deserialize, JsonSchema)]
 pub(crate) struct KiroEntry {
-    name: NonEmpty,
-    trigger: Trigger,
+    pub name: NonEmpty,
+    pub trigger: Trigger,
     /// A tool name (PreToolUse, PostToolUse) or file path pattern; missing or empty: everything.
-    matcher: Option<Pattern>,
-    action: Action,
+    pub matcher: Option<Pattern>,
+    pub action: Action,
     /// Seconds (default 60).
-    timeout: Option<Positive>,
-    enabled: Option<bool>,
+    pub timeout: Option<Positive>,
+    pub enabled: Option<bool>,
 }
 
 /// A `.kiro/hooks/<name>.json` file.
 #[derive(Deserialize, JsonSchema)]
 #[schemars(title = "Kiro hooks file")]
 pub(crate) struct KiroFile {
+    // Checked and described; the loader reads the version and each entry itself.
+    #[allow(dead_code)]
     version: V1,
+    #[allow(dead_code)]
     hooks: Vec<KiroEntry>,
 }
 

@@ -5,17 +5,28 @@ use serde_json::Value;
 
 /// Declares a field type that reads one JSON value as `$read`, keeps it only when the check
 /// (a `Result<(), String>` over the value) passes, and says the same in JSON Schema. The
-/// check's message is the error the schema report shows.
+/// check's message is the error the schema report shows; `loader |key| …` gives the loaders'
+/// words for either failure (reading.rs), where they differ.
 macro_rules! checked_scalar {
-    ($(#[$attr:meta])* $vis:vis struct $name:ident: $read:ty as $schema_name:literal, |$v:ident| $check:expr, $schema:tt) => {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident: $read:ty as $schema_name:literal, |$v:ident| $check:expr, $schema:tt $(, loader $says:expr)? $(,)?) => {
         $(#[$attr])*
-        $vis struct $name;
+        // The value, for the loaders that read through the type (some types are only checked).
+        $vis struct $name(#[allow(dead_code)] pub $read);
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let $v: $read = serde::Deserialize::deserialize(d)?;
+                #[allow(unused_mut, unused_assignments)]
+                let mut says: Option<fn(&str) -> String> = None;
+                $(says = Some($says);)?
+                let $v: $read = match serde::Deserialize::deserialize(d) {
+                    Ok(v) => v,
+                    Err(e) => return Err(crate::harness::schema::loader_says(e, says)),
+                };
                 let checked: Result<(), String> = $check;
-                checked.map(|()| $name).map_err(serde::de::Error::custom)
+                match checked {
+                    Ok(()) => Ok($name($v)),
+                    Err(m) => Err(crate::harness::schema::loader_says(serde::de::Error::custom(m), says)),
+                }
             }
         }
 
@@ -45,7 +56,8 @@ checked_scalar! {
     #[derive(Debug, Clone)]
     pub(crate) struct NonBlank: String as "NonBlank",
     |s| ok_if(!s.trim().is_empty(), "must not be empty"),
-    {"type": "string", "pattern": "\\S"}
+    {"type": "string", "pattern": "\\S"},
+    loader |key| format!("missing {key}")
 }
 
 checked_scalar! {
@@ -54,6 +66,29 @@ checked_scalar! {
     pub(crate) struct Positive: f64 as "Positive",
     |n| ok_if(n > 0.0 && n.is_finite(), "must be a positive number"),
     {"type": "number", "exclusiveMinimum": 0}
+}
+
+impl crate::harness::schema::Expected for Positive {
+    const EXPECTED: &'static str = "a positive number of seconds";
+}
+
+/// A positive number of milliseconds: a [`Positive`] (one check, one schema) that a loader
+/// calls milliseconds.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(transparent)]
+pub(crate) struct PositiveMs(pub Positive);
+
+impl schemars::JsonSchema for PositiveMs {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        Positive::schema_name()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        Positive::json_schema(g)
+    }
+}
+
+impl crate::harness::schema::Expected for PositiveMs {
+    const EXPECTED: &'static str = "a positive number of milliseconds";
 }
 
 /// An object of strings (`env`, `headers`).
@@ -106,9 +141,10 @@ checked_scalar! {
     /// A `type` that may be left out but, when given, must say `command` (`null` is not allowed).
     #[derive(Debug, Clone, Default)]
     pub(crate) struct CommandOnly: Value as "CommandType",
-    |v| match v {
+    |v| match &v {
         Value::String(s) if s == "command" => Ok(()),
         other => Err(format!("only type \"command\" hooks are run, not {other}")),
     },
-    {"const": "command"}
+    {"const": "command"},
+    loader |_| "only type \"command\" hooks are run by hookrt".to_owned()
 }

@@ -3,7 +3,7 @@
 //! the loaders and JSON Schema (`"type": "object"`) refuse it, and so must the file types. The
 //! wrapper goes all the way down: every value inside is read through it too.
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 
 /// Wraps a deserializer: `deserialize_struct` asks for a map.
@@ -156,7 +156,14 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for StrictMap<A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
-        self.0.next_key_seed(seed)
+        if !super::reading::is_lenient() {
+            return self.0.next_key_seed(seed);
+        }
+        // A loader's reading names the field in its messages: the key is read first, noted,
+        // then handed to the seed.
+        let Some(key) = self.0.next_key::<String>()? else { return Ok(None) };
+        super::reading::key_read(&key);
+        seed.deserialize(key.into_deserializer()).map(Some)
     }
 
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {

@@ -144,18 +144,19 @@ fn tool_info(host: &Map<String, Value>, spelling: &str, cwd: &str) -> Value {
     }
 }
 
-/// Parses a Windsurf file; returns the number of hooks accepted.
+/// Parses a Windsurf file, each entry through its file type; returns the number of hooks accepted.
 fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
     let Some(map) = entry::hooks_object(ctx, root, sink) else { return 0 };
     entry::each_entry(ctx, map, sink, |spec, e, i, sink| {
-        let Some(command) = e.command(sink, &["command"]) else { return false };
+        let Some(read) = crate::harness::schema::entry::<schema::WindsurfHook>(e, sink) else { return false };
+        let command = ctx.subst.apply(&read.command.0);
         if e.obj.contains_key("matcher") {
             e.diag(sink, Severity::Warning, "Windsurf hooks have no matcher; ignored");
         }
         let mut h =
             entry::hook(ctx, e.event, (spec.canonical, spec.result), &i.to_string(), entry::shell(command, Vec::new()));
         h.harness.class = spec.class;
-        h.harness.cwd = e.string(sink, "working_directory");
+        h.harness.cwd = crate::harness::schema::given(&read.working_directory).cloned();
         sink.hooks.push(h);
         true
     })
