@@ -127,13 +127,6 @@ pub(crate) fn each_entry(
     count
 }
 
-/// Timeout units of the dialects.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Unit {
-    Seconds,
-    Milliseconds,
-}
-
 /// One hook entry being read.
 pub(crate) struct Entry<'a> {
     pub ctx: &'a FileCtx<'a>,
@@ -201,17 +194,15 @@ impl<'a> Entry<'a> {
         found.map(|c| self.ctx.subst.apply(c))
     }
 
-    /// The timeout at `key` in `unit`, returned in seconds: `default` when absent, reported
+    /// The timeout at `key` in milliseconds, returned in seconds: `default` when absent, reported
     /// and `default` when not a positive number.
-    pub(crate) fn timeout(&self, sink: &mut LoadSink, key: &str, unit: Unit, default: Option<f64>) -> Option<f64> {
-        let per_sec = if unit == Unit::Milliseconds { 1000.0 } else { 1.0 };
+    pub(crate) fn timeout_ms(&self, sink: &mut LoadSink, key: &str, default: Option<f64>) -> Option<f64> {
         match self.obj.get(key) {
             None | Some(Value::Null) => default,
             Some(v) => match v.as_f64() {
-                Some(t) if t > 0.0 && t.is_finite() => Some(t / per_sec),
+                Some(t) if t > 0.0 && t.is_finite() => Some(t / 1000.0),
                 _ => {
-                    let unit = if unit == Unit::Milliseconds { "milliseconds" } else { "seconds" };
-                    self.diag(sink, Severity::Error, &format!("{key} must be a positive number of {unit}"));
+                    self.diag(sink, Severity::Error, &format!("{key} must be a positive number of milliseconds"));
                     default
                 }
             },

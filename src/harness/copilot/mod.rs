@@ -10,16 +10,17 @@ mod schema;
 mod trust;
 
 use crate::config::candidate::sorted_dir;
-use crate::config::entry::{self, Entry, Unit};
+use crate::config::entry::{self, Entry};
+use crate::harness::schema::{given, Lenient, OrderedStrings};
+use schema::Form;
 use crate::config::{HomeDir, Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
 use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, NameClaim, PayloadCtx};
-use crate::vocab::text::quote;
 use crate::vocab::CanonicalEvent as E;
 use crate::vocab::{
-    Answer, Decision, Dialect, EventSpec, MatcherStyle, Order, RunOutcome, Scope, Severity, Shell, ToolResult,
+    Answer, Decision, Dialect, EventSpec, MatcherStyle, Order, RunOutcome, Scope, Shell, ToolResult,
     BLOCKED_BY_HOOK,
 };
 use serde_json::{Map, Value};
@@ -314,51 +315,43 @@ pub(crate) fn exit_rule(code: Option<i32>, event: E, stdout: &str, stderr: &str,
     }
 }
 
-/// Parses a Copilot file; returns the number of hooks accepted.
+/// Parses a Copilot file, each entry through its file type; returns the number of hooks accepted.
 fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
     let Some(map) = entry::hooks_object(ctx, root, sink) else { return 0 };
     if root.get("disableAllHooks") == Some(&Value::Bool(true)) {
         return 0;
     }
     entry::each_entry(ctx, map, sink, |spec, e, i, sink| {
-        let Some(handler) = handler(e, sink) else { return false };
-        let Some((matcher_text, matcher)) = e.matcher(sink, spec.canonical, None) else { return false };
-        let mut h = entry::hook(ctx, e.event, (spec.canonical, spec.result), &i.to_string(), handler);
+        let Some(read) = crate::harness::schema::entry::<schema::CopilotHook>(e, sink) else { return false };
+        let c = read.common;
+        let text = c.matcher.map(|m| m.0);
+        let Some((matcher_text, matcher)) = e.compile_matcher(sink, spec.canonical, text, None) else { return false };
+        let mut h = entry::hook(ctx, e.event, (spec.canonical, spec.result), &i.to_string(), handler(e, read.form));
         h.matcher_text = matcher_text;
         h.matcher = matcher;
-        let alias = e.timeout(sink, "timeout", Unit::Seconds, Some(DEFAULT_TIMEOUT));
-        h.timeout = e.timeout(sink, "timeoutSec", Unit::Seconds, alias);
+        // `timeoutSec`, else the older `timeout`, else Copilot's default.
+        h.timeout = Some(given(&c.timeout_sec).or(given(&c.timeout)).map_or(DEFAULT_TIMEOUT, |t| t.0));
         h.harness.order = Order::UntilDeny;
-        h.harness.cwd = e.string(sink, "cwd");
+        h.harness.cwd = given(&c.cwd).cloned();
         sink.hooks.push(h);
         true
     })
 }
 
-fn handler(e: &Entry, sink: &mut LoadSink) -> Option<HandlerSpec> {
-    let ty = match e.obj.get("type") {
-        None | Some(Value::Null) => "command".to_owned(),
-        Some(Value::String(t)) => t.clone(),
-        Some(other) => other.to_string(),
+/// The handler of a hook read through its type, with the file's substitutions applied.
+fn handler(e: &Entry, form: Form) -> HandlerSpec {
+    let subst = |s: &str| e.ctx.subst.apply(s);
+    let env = |env: &Option<Lenient<OrderedStrings>>| -> Vec<(String, String)> {
+        given(env).map(|m| m.0.iter().map(|(k, v)| (k.clone(), subst(v))).collect()).unwrap_or_default()
     };
-    match ty.as_str() {
-        "command" if e.obj.contains_key("exec") => {
-            let exec = e.command(sink, &["exec"])?;
-            let args = match e.obj.get("args") {
-                None | Some(Value::Null) => Vec::new(),
-                Some(Value::Array(a)) if a.iter().all(Value::is_string) => {
-                    a.iter().filter_map(Value::as_str).map(|s| e.ctx.subst.apply(s)).collect()
-                }
-                Some(_) => {
-                    e.diag(sink, Severity::Error, "args must be an array of strings");
-                    return None;
-                }
-            };
-            Some(HandlerSpec::Shell { command: exec, args: Some(args), env: entry::env_map(e, sink) })
+    match form {
+        Form::Exec(x) => {
+            let args = x.args.map(|a| a.0.iter().map(|s| subst(s)).collect()).unwrap_or_default();
+            HandlerSpec::Shell { command: subst(&x.exec.0), args: Some(args), env: env(&x.env) }
         }
-        "command" => Some(entry::shell(e.command(sink, &["bash", "command"])?, entry::env_map(e, sink))),
-        "http" => {
-            let url = e.command(sink, &["url"])?;
+        Form::Shell(command, x) => entry::shell(subst(&command), env(&x.env)),
+        Form::Http(x) => {
+            // Read as Copilot reads them, beside its type: strings kept, the rest dropped.
             let headers = match e.obj.get("headers").and_then(Value::as_object) {
                 Some(m) => m.iter().filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_owned()))).collect(),
                 None => Vec::new(),
@@ -367,11 +360,42 @@ fn handler(e: &Entry, sink: &mut LoadSink) -> Option<HandlerSpec> {
                 Some(a) => a.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
                 None => Vec::new(),
             };
-            Some(HandlerSpec::Http { url, headers, allowed_env_vars })
+            HandlerSpec::Http { url: subst(&x.url.0), headers, allowed_env_vars }
         }
-        other => {
-            e.diag(sink, Severity::Error, &format!("unknown hook type {}", quote(other)));
-            None
-        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::HandlerSpec;
+    use crate::vocab::Dialect;
+    use std::path::Path;
+
+    /// Each entry read through the file type: the form by `type`, `env` in the file's order,
+    /// `timeoutSec` before the older `timeout`, a wrong optional field reported and left out.
+    #[test]
+    fn entries_are_read_through_the_file_type() {
+        let text = r#"{"version":1,"hooks":{"preToolUse":[
+          {"type":"command","bash":"  ","command":"g.sh","env":{"Z":"1","A":"2"},"timeoutSec":3,"timeout":9,"cwd":7},
+          {"exec":"run","args":["-x",1]},
+          {"type":"prompt","command":"p.sh"},
+          {"type":"http","url":"http://127.0.0.1:9/h","timeout":"soon"}]}}"#;
+        let (hooks, diags) = crate::load::parse_text(Path::new("/p/.github/hooks/a.json"), Some(Dialect::Copilot), text);
+        let msgs: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "hooks[preToolUse][0]: cwd must be a string",
+                "hooks[preToolUse][1]: args must be an array of strings",
+                "hooks[preToolUse][2]: unknown hook type \"prompt\"",
+                "hooks[preToolUse][3]: timeout must be a positive number of seconds",
+            ]
+        );
+        assert_eq!(hooks.len(), 2);
+        let HandlerSpec::Shell { command, env, .. } = &hooks[0].handler else { panic!("{:?}", hooks[0].handler) };
+        assert_eq!((command.as_str(), env.clone()), ("g.sh", vec![("Z".into(), "1".into()), ("A".into(), "2".into())]));
+        assert_eq!((hooks[0].timeout, hooks[0].harness.cwd.clone()), (Some(3.0), None));
+        assert!(matches!(&hooks[1].handler, HandlerSpec::Http { url, .. } if url == "http://127.0.0.1:9/h"));
+        assert_eq!(hooks[1].timeout, Some(super::DEFAULT_TIMEOUT));
     }
 }

@@ -3,12 +3,11 @@
 //! {"type": "http", "url"}]}}`. A file with `disableAllHooks: true` runs nothing, and nothing
 //! in its `hooks` is checked.
 
-// The fields exist to be checked and described, never read back.
-#![allow(dead_code)]
-
 use crate::harness::schema::{
-    check_as, dialect_marker, DialectMatcher, EventMap, FileSchema, NonBlank, Positive, StringMap, When,
+    dialect_marker, is_lenient, read_in, DialectMatcher, EventMap, FileSchema, Lenient, Must, NonBlank,
+    OrderedStrings, Positive, When,
 };
+use crate::vocab::text::quote;
 use crate::vocab::Dialect;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::Error as _;
@@ -20,39 +19,50 @@ dialect_marker!(CopilotDialect, Dialect::Copilot);
 
 /// Fields every hook may carry.
 #[derive(Deserialize, JsonSchema)]
-struct Common {
-    matcher: Option<DialectMatcher<CopilotDialect>>,
+pub(super) struct Common {
+    pub matcher: Option<DialectMatcher<CopilotDialect>>,
     /// Seconds (`timeout` is an older spelling).
     #[serde(rename = "timeoutSec")]
-    timeout_sec: Option<Positive>,
-    timeout: Option<Positive>,
-    cwd: Option<String>,
+    pub timeout_sec: Option<Lenient<Positive>>,
+    pub timeout: Option<Lenient<Positive>>,
+    pub cwd: Option<Lenient<String>>,
 }
 
 /// A command in exec form: a program and its arguments, no shell.
 #[derive(Deserialize, JsonSchema)]
-struct ExecForm {
-    exec: NonBlank,
-    args: Option<Vec<String>>,
-    env: Option<StringMap>,
+pub(super) struct ExecForm {
+    pub exec: NonBlank,
+    pub args: Option<Must<Vec<String>>>,
+    pub env: Option<Lenient<OrderedStrings>>,
 }
 
 /// A shell command: `bash` or (on any platform) `command`; one of them must say something.
 #[derive(Deserialize, JsonSchema)]
-struct ShellForm {
-    env: Option<StringMap>,
+pub(super) struct ShellForm {
+    pub env: Option<Lenient<OrderedStrings>>,
 }
 
 #[derive(Deserialize, JsonSchema)]
-struct HttpForm {
-    url: NonBlank,
+pub(super) struct HttpForm {
+    pub url: NonBlank,
 }
 
 /// One hook of an event's list, by its `type`.
-struct CopilotHook;
+pub(super) struct CopilotHook {
+    pub form: Form,
+    pub common: Common,
+}
 
-fn has_words(v: Option<&Value>) -> bool {
-    v.and_then(Value::as_str).is_some_and(|s| !s.trim().is_empty())
+/// What a hook runs.
+pub(super) enum Form {
+    Exec(ExecForm),
+    /// The first of `bash` and `command` that says something.
+    Shell(String, ShellForm),
+    Http(HttpForm),
+}
+
+fn words(v: Option<&Value>) -> Option<&str> {
+    v.and_then(Value::as_str).filter(|s| !s.trim().is_empty())
 }
 
 impl<'de> Deserialize<'de> for CopilotHook {
@@ -61,16 +71,22 @@ impl<'de> Deserialize<'de> for CopilotHook {
         let http = match v.get("type") {
             None | Some(Value::Null) => false,
             Some(Value::String(t)) if t == "command" || t == "http" => t == "http",
+            Some(t) if is_lenient() => {
+                let word = t.as_str().map_or_else(|| t.to_string(), str::to_owned);
+                return Err(D::Error::custom(format!("unknown hook type {}", quote(&word))));
+            }
             Some(t) => return Err(D::Error::custom(format!("unknown hook type {t} (command or http)"))),
         };
         let v = Value::Object(v);
-        match http {
-            true => check_as::<HttpForm, _>(&v)?,
-            _ if v.get("exec").is_some() => check_as::<ExecForm, _>(&v)?,
-            _ if has_words(v.get("bash")) || has_words(v.get("command")) => check_as::<ShellForm, _>(&v)?,
-            _ => return Err(D::Error::custom("missing bash or command")),
-        }
-        check_as::<Common, _>(&v).map(|()| CopilotHook)
+        let form = match http {
+            true => Form::Http(read_in::<_, D::Error>(&v)?),
+            _ if v.get("exec").is_some() => Form::Exec(read_in::<_, D::Error>(&v)?),
+            _ => match words(v.get("bash")).or_else(|| words(v.get("command"))) {
+                Some(c) => Form::Shell(c.to_owned(), read_in::<_, D::Error>(&v)?),
+                None => return Err(D::Error::custom("missing bash or command")),
+            },
+        };
+        Ok(CopilotHook { form, common: read_in::<_, D::Error>(&v)? })
     }
 }
 
@@ -108,12 +124,15 @@ impl JsonSchema for CopilotHook {
 #[derive(Deserialize, JsonSchema)]
 #[schemars(title = "Copilot hooks file")]
 pub(crate) struct CopilotFile {
+    // Checked and described; the loader walks the events itself (unknown ones are warned about).
+    #[allow(dead_code)]
     hooks: EventMap<CopilotDialect, CopilotHook>,
 }
 
 /// A file with `disableAllHooks: true`: only its `hooks` object must be there.
 #[derive(Deserialize, JsonSchema)]
 pub(crate) struct DisabledFile {
+    #[allow(dead_code)]
     hooks: Map<String, Value>,
 }
 

@@ -3,7 +3,7 @@
 //! "sequential", "hooks": [{"name", "type": "command", "command", "timeout" (ms)}]}]}}`.
 //! Tool-event matchers are regexes (an invalid one matches exactly), lifecycle matchers exact.
 
-use crate::config::entry::{self, Entry, Unit};
+use crate::config::entry::{self, Entry};
 use crate::config::{FileCtx, LoadSink, Matcher};
 use crate::harness::gemini::DEFAULT_TIMEOUT_MS;
 use crate::vocab::{CanonicalEvent, EventSpec, MatcherStyle, Order, Severity};
@@ -112,7 +112,7 @@ fn parse_group(
         h.enabled = !name.as_deref().is_some_and(|n| disabled.contains(&n));
         h.matcher_text = matcher_text.clone();
         h.matcher = matcher.clone();
-        h.timeout = e.timeout(sink, "timeout", Unit::Milliseconds, Some(DEFAULT_TIMEOUT_MS / 1000.0));
+        h.timeout = e.timeout_ms(sink, "timeout", Some(DEFAULT_TIMEOUT_MS / 1000.0));
         h.harness.name = name;
         sink.hooks.push(h);
     }

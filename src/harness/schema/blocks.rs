@@ -42,6 +42,28 @@ macro_rules! checked_scalar {
 }
 pub(crate) use checked_scalar;
 
+/// Gives a type the JSON Schema of another it is described as (`<T>`: over a type parameter):
+/// a wrapper read differently, or a value kept differently, but the same in a file.
+macro_rules! schema_as {
+    ($ty:ty, $of:ty $(, <$g:ident>)?) => {
+        impl$(<$g: schemars::JsonSchema>)? schemars::JsonSchema for $ty {
+            fn inline_schema() -> bool {
+                <$of as schemars::JsonSchema>::inline_schema()
+            }
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                <$of as schemars::JsonSchema>::schema_name()
+            }
+            fn schema_id() -> std::borrow::Cow<'static, str> {
+                <$of as schemars::JsonSchema>::schema_id()
+            }
+            fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                <$of as schemars::JsonSchema>::json_schema(g)
+            }
+        }
+    };
+}
+pub(crate) use schema_as;
+
 /// `Ok` when `holds`, else `message`: the usual check of [`checked_scalar!`].
 pub(crate) fn ok_if(holds: bool, message: &str) -> Result<(), String> {
     if holds {
@@ -78,14 +100,7 @@ impl crate::harness::schema::Expected for Positive {
 #[serde(transparent)]
 pub(crate) struct PositiveMs(pub Positive);
 
-impl schemars::JsonSchema for PositiveMs {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        Positive::schema_name()
-    }
-    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        Positive::json_schema(g)
-    }
-}
+schema_as!(PositiveMs, Positive);
 
 impl crate::harness::schema::Expected for PositiveMs {
     const EXPECTED: &'static str = "a positive number of milliseconds";
@@ -93,6 +108,36 @@ impl crate::harness::schema::Expected for PositiveMs {
 
 /// An object of strings (`env`, `headers`).
 pub(crate) type StringMap = std::collections::BTreeMap<String, String>;
+
+/// A [`StringMap`] that keeps the file's order (an `env` a loader reads).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct OrderedStrings(pub Vec<(String, String)>);
+
+impl<'de> serde::Deserialize<'de> for OrderedStrings {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = OrderedStrings;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<OrderedStrings, A::Error> {
+                let mut pairs = Vec::new();
+                while let Some(pair) = m.next_entry::<String, String>()? {
+                    pairs.push(pair);
+                }
+                Ok(OrderedStrings(pairs))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+schema_as!(OrderedStrings, StringMap);
+
+impl crate::harness::schema::Expected for OrderedStrings {
+    const EXPECTED: &'static str = "an object of strings";
+}
 
 checked_scalar! {
     /// Anything but an object (Droid's `hooks.json` must not wrap its events in `"hooks"`).
@@ -127,9 +172,17 @@ pub(crate) fn render_path(path: &serde_path_to_error::Path) -> String {
 /// Reads a value as `T` inside another type's check, naming the field in the message (for
 /// entries whose shape depends on a field, such as `type`).
 pub(crate) fn check_as<T: serde::de::DeserializeOwned, E: serde::de::Error>(v: &Value) -> Result<(), E> {
-    crate::harness::schema::read_as::<T>(v).map(|_| ()).map_err(|e| {
+    read_in::<T, E>(v).map(|_| ())
+}
+
+/// [`check_as`], keeping what was read; a loader's reading (reading.rs) gets the field type's
+/// own words, which name the field already.
+pub(crate) fn read_in<T: serde::de::DeserializeOwned, E: serde::de::Error>(v: &Value) -> Result<T, E> {
+    crate::harness::schema::read_as::<T>(v).map_err(|e| {
         let path = e.path().to_string();
-        if path == "." {
+        if crate::harness::schema::is_lenient() {
+            E::custom(crate::harness::schema::complaint(&e.inner().to_string()))
+        } else if path == "." {
             E::custom(e.inner())
         } else {
             E::custom(format!("{path}: {}", e.inner()))

@@ -14,7 +14,7 @@ mod strict;
 pub(crate) use blocks::*;
 pub(crate) use event_map::{dialect_marker, DialectMatcher, Either, EventMap, OfDialect, When};
 pub(crate) use member::{Dedicated, HooksKey, MemberName};
-pub(crate) use reading::{entry, given, is_lenient, loader_says, refused, Expected, Lenient};
+pub(crate) use reading::{complaint, entry, given, is_lenient, loader_says, refused, Expected, Lenient, Must};
 
 use crate::vocab::{Dialect, EventSpec};
 use schemars::generate::SchemaSettings;

@@ -11,11 +11,9 @@
 
 use crate::config::entry::{Entry, LoadSink};
 use crate::vocab::Severity;
-use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
-use std::borrow::Cow;
 use std::cell::RefCell;
 
 thread_local! {
@@ -107,7 +105,7 @@ pub(crate) fn entry<T: DeserializeOwned>(e: &Entry, sink: &mut LoadSink) -> Opti
 
 /// serde's own "missing field `command`" in the loaders' words ("missing command"); the field
 /// types already speak them.
-fn complaint(message: &str) -> String {
+pub(crate) fn complaint(message: &str) -> String {
     match missing_field(message) {
         Some(key) => format!("missing {key}"),
         None => message.to_owned(),
@@ -126,6 +124,24 @@ impl Expected for String {
 impl Expected for bool {
     const EXPECTED: &'static str = "true or false";
 }
+
+impl Expected for Vec<String> {
+    const EXPECTED: &'static str = "an array of strings";
+}
+
+/// A field a loader cannot do without in the right shape: when it is wrong the entry is dropped
+/// with "{key} must be {EXPECTED}" (`hookrt validate` says what serde says). Its JSON Schema is
+/// `T`'s.
+#[derive(Debug, Clone)]
+pub(crate) struct Must<T>(pub T);
+
+impl<'de, T: Deserialize<'de> + Expected> Deserialize<'de> for Must<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        T::deserialize(d).map(Must).map_err(|e| loader_says(e, Some(|key| format!("{key} must be {}", T::EXPECTED))))
+    }
+}
+
+crate::harness::schema::schema_as!(Must<T>, T, <T>);
 
 /// An optional field a loader reads as absent when it has the wrong shape (reporting "{key}
 /// must be {EXPECTED}"), where `hookrt validate` refuses the file. Wrapped in `Option` as any
@@ -162,20 +178,7 @@ impl<'de, T: DeserializeOwned + Expected> Deserialize<'de> for Lenient<T> {
     }
 }
 
-impl<T: JsonSchema> JsonSchema for Lenient<T> {
-    fn inline_schema() -> bool {
-        T::inline_schema()
-    }
-    fn schema_name() -> Cow<'static, str> {
-        T::schema_name()
-    }
-    fn schema_id() -> Cow<'static, str> {
-        T::schema_id()
-    }
-    fn json_schema(g: &mut SchemaGenerator) -> Schema {
-        T::json_schema(g)
-    }
-}
+crate::harness::schema::schema_as!(Lenient<T>, T, <T>);
 
 /// Refuses a value a loader would read as absent, with `message` (for field types whose
 /// absence is not `None`, such as Cursor's `loop_limit`). `Ok(None)` when a loader reads.
