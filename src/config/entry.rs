@@ -1,6 +1,6 @@
 //! One reader for hook entries, shared by every dialect's file parser: the file being read
-//! ([`FileCtx`]), where its hooks and diagnostics go ([`LoadSink`]), how an entry's matcher,
-//! timeout, flags and command are read ([`Entry`]), and the hook it becomes ([`hook`]).
+//! ([`FileCtx`]), where its hooks and diagnostics go ([`LoadSink`]), how an entry's matcher is
+//! compiled ([`Entry`]), and the hook it becomes ([`hook`]).
 
 use crate::config::hook::{HandlerSpec, Hook};
 use crate::config::matcher::{event_matcher, Matcher};
@@ -160,75 +160,9 @@ impl<'a> Entry<'a> {
         sink.diagnostics.push(self.ctx.diag(severity, Some(self.event), format!("{}: {message}", self.at)));
     }
 
-    /// A string field; a present non-string is reported.
-    pub(crate) fn string(&self, sink: &mut LoadSink, key: &str) -> Option<String> {
-        match self.obj.get(key) {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(_) => {
-                self.diag(sink, Severity::Error, &format!("{key} must be a string"));
-                None
-            }
-        }
-    }
-
-    /// A boolean field (default false); a present non-boolean is reported.
-    pub(crate) fn flag(&self, sink: &mut LoadSink, key: &str) -> bool {
-        match self.obj.get(key) {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => {
-                self.diag(sink, Severity::Error, &format!("{key} must be true or false"));
-                false
-            }
-        }
-    }
-
-    /// The command to run: the first non-blank string among `keys`, with the file's
-    /// substitutions applied; `None` (reported) when there is none.
-    pub(crate) fn command(&self, sink: &mut LoadSink, keys: &[&str]) -> Option<String> {
-        let found = keys.iter().find_map(|k| self.obj.get(*k).and_then(Value::as_str).filter(|c| !c.trim().is_empty()));
-        if found.is_none() {
-            self.diag(sink, Severity::Error, &format!("missing {}", keys.join(" or ")));
-        }
-        found.map(|c| self.ctx.subst.apply(c))
-    }
-
-    /// The timeout at `key` in milliseconds, returned in seconds: `default` when absent, reported
-    /// and `default` when not a positive number.
-    pub(crate) fn timeout_ms(&self, sink: &mut LoadSink, key: &str, default: Option<f64>) -> Option<f64> {
-        match self.obj.get(key) {
-            None | Some(Value::Null) => default,
-            Some(v) => match v.as_f64() {
-                Some(t) if t > 0.0 && t.is_finite() => Some(t / 1000.0),
-                _ => {
-                    self.diag(sink, Severity::Error, &format!("{key} must be a positive number of milliseconds"));
-                    default
-                }
-            },
-        }
-    }
-
-    /// The entry's `matcher`: compiled with the dialect's rule (or `compile` when given), dropped
-    /// with a warning where the event has no subject. `None`: reported, the entry is dropped.
-    pub(crate) fn matcher(
-        &self,
-        sink: &mut LoadSink,
-        canonical: CanonicalEvent,
-        compile: Option<fn(&str) -> Matcher>,
-    ) -> Option<(Option<String>, Matcher)> {
-        let text = match self.obj.get("matcher") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(_) => {
-                self.diag(sink, Severity::Error, "matcher must be a string");
-                return None;
-            }
-        };
-        self.compile_matcher(sink, canonical, text, compile)
-    }
-
-    /// [`Entry::matcher`] for a matcher text already read.
+    /// The entry's `matcher` text (already read through its file type), compiled with the
+    /// dialect's rule (or `compile` when given), dropped with a warning where the event has no
+    /// subject. `None`: reported, the entry is dropped.
     pub(crate) fn compile_matcher(
         &self,
         sink: &mut LoadSink,
@@ -292,18 +226,4 @@ pub(crate) fn hook(
 /// A shell hook's handler: `command` through the shell, with the entry's `env` map.
 pub(crate) fn shell(command: String, env: Vec<(String, String)>) -> HandlerSpec {
     HandlerSpec::Shell { command, args: None, env }
-}
-
-/// An entry's `env` object of strings (reported and empty when it is something else).
-pub(crate) fn env_map(e: &Entry, sink: &mut LoadSink) -> Vec<(String, String)> {
-    match e.obj.get("env") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Object(m)) if m.values().all(Value::is_string) => {
-            m.iter().filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), e.ctx.subst.apply(s)))).collect()
-        }
-        Some(_) => {
-            e.diag(sink, Severity::Error, "env must be an object of strings");
-            Vec::new()
-        }
-    }
 }

@@ -11,7 +11,7 @@ mod trust;
 
 use crate::config::candidate::sorted_dir;
 use crate::config::entry::{self, Entry};
-use crate::harness::schema::{given, Lenient, OrderedStrings};
+use crate::harness::schema::{env_of, given};
 use schema::Form;
 use crate::config::{HomeDir, Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
 use crate::harness::tools::ToolNames;
@@ -341,9 +341,7 @@ fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize
 /// The handler of a hook read through its type, with the file's substitutions applied.
 fn handler(e: &Entry, form: Form) -> HandlerSpec {
     let subst = |s: &str| e.ctx.subst.apply(s);
-    let env = |env: &Option<Lenient<OrderedStrings>>| -> Vec<(String, String)> {
-        given(env).map(|m| m.0.iter().map(|(k, v)| (k.clone(), subst(v))).collect()).unwrap_or_default()
-    };
+    let env = |env| env_of(env, e.ctx.subst);
     match form {
         Form::Exec(x) => {
             let args = x.args.map(|a| a.0.iter().map(|s| subst(s)).collect()).unwrap_or_default();

@@ -5,7 +5,9 @@
 
 use crate::config::entry::{self, Entry};
 use crate::config::{FileCtx, LoadSink, Matcher};
+use crate::harness::gemini::schema::{GeminiGroup, GeminiHook};
 use crate::harness::gemini::DEFAULT_TIMEOUT_MS;
+use crate::harness::schema::{self, env_of, given};
 use crate::vocab::{CanonicalEvent, EventSpec, MatcherStyle, Order, Severity};
 use serde_json::{Map, Value};
 
@@ -74,7 +76,8 @@ pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSin
     groups
 }
 
-/// One matcher group and its hooks; `false` when the group is dropped.
+/// One matcher group and its hooks, read through the file type; `false` when the group is
+/// dropped.
 fn parse_group(
     group: &Entry,
     spec: EventSpec,
@@ -84,37 +87,81 @@ fn parse_group(
     sink: &mut LoadSink,
 ) -> bool {
     let (ctx, event) = (group.ctx, group.event);
+    let Some(read) = schema::entry::<GeminiGroup>(group, sink) else { return false };
     let compile: fn(&str) -> Matcher = match spec.matcher {
         true => regex_or_exact,
         false if has_trigger(spec.canonical) => exact,
         false => |_| Matcher::All,
     };
-    let Some((matcher_text, matcher)) = group.matcher(sink, spec.canonical, Some(compile)) else { return false };
+    let text = read.matcher.map(|m| m.0);
+    let Some((matcher_text, matcher)) = group.compile_matcher(sink, spec.canonical, text, Some(compile)) else {
+        return false;
+    };
     if matcher_text.as_deref().is_some_and(|m| !Matcher::is_match_all(m)) && matches!(matcher, Matcher::All) {
         let m = format!("matcher has no effect on {event}: Gemini CLI runs its hooks whatever the matcher says");
         group.diag(sink, Severity::Warning, &m);
     }
-    *sequential |= group.flag(sink, "sequential");
-    let Some(entries) = group.obj.get("hooks").and_then(Value::as_array) else {
-        group.diag(sink, Severity::Error, "hooks must be an array");
-        return false;
-    };
-    for (hi, v) in entries.iter().enumerate() {
+    *sequential |= given(&read.sequential).copied().unwrap_or(false);
+    for (hi, v) in read.hooks.0.values().iter().enumerate() {
         let Some(e) = Entry::read(ctx, event, format!("{}.hooks[{hi}]", group.at), v, sink) else { continue };
-        if e.obj.get("type").is_some_and(|t| t != "command") {
-            e.diag(sink, Severity::Error, "only type \"command\" hooks exist in Gemini CLI");
-            continue;
-        }
-        let Some(command) = e.command(sink, &["command"]) else { continue };
-        let name = e.string(sink, "name");
-        let handler = entry::shell(command, entry::env_map(&e, sink));
+        let Some(hook) = schema::entry::<GeminiHook>(&e, sink) else { continue };
+        let handler = entry::shell(ctx.subst.apply(&hook.command.0), env_of(&hook.env, ctx.subst));
         let mut h = entry::hook(ctx, event, (spec.canonical, spec.result), &format!("{gi}:{hi}"), handler);
+        let name = given(&hook.name).cloned();
         h.enabled = !name.as_deref().is_some_and(|n| disabled.contains(&n));
         h.matcher_text = matcher_text.clone();
         h.matcher = matcher.clone();
-        h.timeout = e.timeout_ms(sink, "timeout", Some(DEFAULT_TIMEOUT_MS / 1000.0));
+        h.timeout = Some(given(&hook.timeout).map_or(DEFAULT_TIMEOUT_MS, |t| t.0 .0) / 1000.0);
         h.harness.name = name;
         sink.hooks.push(h);
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::HandlerSpec;
+    use crate::vocab::{Dialect, Order};
+    use std::path::Path;
+
+    /// Groups and hooks are read through the file type: a wrong group drops the group, a wrong
+    /// hook drops the hook, a wrong optional field is reported and read as left out, in Gemini's
+    /// own words; `hookrt validate` refuses the same file.
+    #[test]
+    fn groups_and_hooks_are_read_through_the_file_type() {
+        let text = r#"{"hooksConfig":{"disabled":["off"]},"hooks":{"BeforeTool":[
+          {"matcher":"run_shell_command","sequential":"yes","hooks":[
+            {"type":"command","command":"a.sh","name":"off","env":{"Z":"1","A":"2"},"timeout":1500},
+            {"type":"http","command":"b.sh"},
+            {"command":"  "},
+            {"command":"c.sh","name":7,"timeout":-1},
+            "not an object"]},
+          {"matcher":7,"hooks":[{"command":"d.sh"}]},
+          {"hooks":"e.sh"},
+          {"matcher":"x"}]}}"#;
+        let (hooks, diags) = crate::load::parse_text(Path::new("/p/.gemini/settings.json"), Some(Dialect::Gemini), text);
+        let msgs: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "hooks[BeforeTool][0]: sequential must be true or false",
+                "hooks[BeforeTool][0].hooks[1]: only type \"command\" hooks exist in Gemini CLI",
+                "hooks[BeforeTool][0].hooks[2]: missing command",
+                "hooks[BeforeTool][0].hooks[3]: name must be a string",
+                "hooks[BeforeTool][0].hooks[3]: timeout must be a positive number of milliseconds",
+                "hooks[BeforeTool][0].hooks[4]: entry is not an object",
+                "hooks[BeforeTool][1]: matcher must be a string",
+                "hooks[BeforeTool][2]: hooks must be an array",
+                "hooks[BeforeTool][3]: missing hooks",
+            ]
+        );
+        assert_eq!(hooks.len(), 2);
+        let HandlerSpec::Shell { command, env, .. } = &hooks[0].handler else { panic!("{:?}", hooks[0].handler) };
+        assert_eq!((command.as_str(), env.clone()), ("a.sh", vec![("Z".into(), "1".into()), ("A".into(), "2".into())]));
+        assert_eq!((hooks[0].enabled, hooks[0].timeout, hooks[0].harness.name.as_deref()), (false, Some(1.5), Some("off")));
+        assert_eq!((hooks[1].enabled, hooks[1].timeout, hooks[1].harness.name.clone()), (true, Some(60.0), None));
+        assert!(hooks.iter().all(|h| h.harness.order != Order::Chain && h.matcher_text.as_deref() == Some("run_shell_command")));
+        let root: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+        assert!(crate::harness::schema::check_root(Dialect::Gemini, &root).is_some());
+    }
 }

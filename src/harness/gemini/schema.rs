@@ -3,50 +3,67 @@
 //! "hooks": [{"type": "command", "command", "name", "env", "timeout" (ms)}]}]}}`. With
 //! `enabled: false` nothing runs and nothing else is checked.
 
-// The fields exist to be checked and described, never read back.
-#![allow(dead_code)]
-
-use crate::harness::schema::{dialect_marker, CommandOnly, EventMap, FileSchema, NonBlank, Positive, StringMap, When};
+use crate::harness::schema::{
+    dialect_marker, loader_says, schema_as, CommandOnly, Entries, EventMap, FileSchema, Lenient, Must, NonBlank,
+    OrderedStrings, PositiveMs, When,
+};
 use crate::vocab::Dialect;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 use serde_json::{json, Map, Value};
 
 dialect_marker!(GeminiDialect, Dialect::Gemini);
 
+/// `type`, which may only say `command` (a [`CommandOnly`] in Gemini's own words).
+#[derive(Default)]
+struct GeminiType;
+
+impl<'de> Deserialize<'de> for GeminiType {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let says = |_: &str| "only type \"command\" hooks exist in Gemini CLI".to_owned();
+        CommandOnly::deserialize(d).map(|_| GeminiType).map_err(|e| loader_says(e, Some(says)))
+    }
+}
+
+schema_as!(GeminiType, CommandOnly);
+
 /// One hook of a group: a command (the only type Gemini CLI has).
 #[derive(Deserialize, JsonSchema)]
-struct GeminiHook {
+pub(super) struct GeminiHook {
     #[serde(rename = "type", default)]
-    ty: CommandOnly,
-    command: NonBlank,
+    #[allow(dead_code)]
+    ty: GeminiType,
+    pub command: NonBlank,
     /// The name `hooksConfig.disabled` lists to turn the hook off.
-    name: Option<String>,
-    env: Option<StringMap>,
+    pub name: Option<Lenient<String>>,
+    pub env: Option<Lenient<OrderedStrings>>,
     /// Milliseconds.
-    timeout: Option<Positive>,
+    pub timeout: Option<Lenient<PositiveMs>>,
 }
 
 /// A matcher group. Gemini never refuses a matcher: one that is not a regular expression
 /// matches tool names exactly.
 #[derive(Deserialize, JsonSchema)]
-struct GeminiGroup {
-    matcher: Option<String>,
+pub(super) struct GeminiGroup {
+    pub matcher: Option<Must<String>>,
     /// Run the event's hooks one after the other, each seeing the last one's changes.
-    sequential: Option<bool>,
-    hooks: Vec<GeminiHook>,
+    pub sequential: Option<Lenient<bool>>,
+    pub hooks: Must<Entries<GeminiHook>>,
 }
 
 /// Gemini CLI settings whose hooks run.
 #[derive(Deserialize, JsonSchema)]
 #[schemars(title = "Gemini CLI settings (hooks)")]
 pub(crate) struct GeminiSettings {
+    // Checked and described; the loader walks the events itself (unknown ones are warned about).
+    #[allow(dead_code)]
     hooks: Option<EventMap<GeminiDialect, GeminiGroup>>,
 }
 
 /// Settings that turn hooks off: only `hooks` being an object (or absent) is checked.
 #[derive(Deserialize, JsonSchema)]
 pub(crate) struct HooksOff {
+    #[allow(dead_code)]
     hooks: Option<Map<String, Value>>,
 }
 

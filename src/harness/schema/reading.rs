@@ -10,11 +10,14 @@
 //! loader's messages.
 
 use crate::config::entry::{Entry, LoadSink};
+use crate::config::Substitutions;
+use crate::harness::schema::OrderedStrings;
 use crate::vocab::Severity;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use std::cell::RefCell;
+use std::marker::PhantomData;
 
 thread_local! {
     static READING: RefCell<Option<Reading>> = const { RefCell::new(None) };
@@ -179,6 +182,38 @@ impl<'de, T: DeserializeOwned + Expected> Deserialize<'de> for Lenient<T> {
 }
 
 crate::harness::schema::schema_as!(Lenient<T>, T, <T>);
+
+/// An entry's `env` as its hook gets it: in the file's order, with the file's substitutions.
+pub(crate) fn env_of(env: &Option<Lenient<OrderedStrings>>, subst: &Substitutions) -> Vec<(String, String)> {
+    given(env).map(|m| m.0.iter().map(|(k, v)| (k.clone(), subst.apply(v))).collect()).unwrap_or_default()
+}
+
+/// The hook entries of a matcher group. `hookrt validate` reads each as `T` (any wrong entry
+/// refuses the file); a loader keeps them as they are and reads each through `T` itself, so one
+/// wrong entry drops that entry, not its group. Its JSON Schema is `Vec<T>`'s.
+pub(crate) struct Entries<T>(Vec<Value>, PhantomData<T>);
+
+impl<T> Entries<T> {
+    /// The entries as the file has them (empty outside a loader's reading).
+    pub(crate) fn values(&self) -> &[Value] {
+        &self.0
+    }
+}
+
+impl<T> Expected for Entries<T> {
+    const EXPECTED: &'static str = "an array";
+}
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Entries<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        if is_lenient() {
+            return Vec::<Value>::deserialize(d).map(|v| Entries(v, PhantomData));
+        }
+        Vec::<T>::deserialize(d).map(|_| Entries(Vec::new(), PhantomData))
+    }
+}
+
+crate::harness::schema::schema_as!(Entries<T>, Vec<T>, <T>);
 
 /// Refuses a value a loader would read as absent, with `message` (for field types whose
 /// absence is not `None`, such as Cursor's `loop_limit`). `Ok(None)` when a loader reads.
