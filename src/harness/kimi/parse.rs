@@ -6,10 +6,10 @@
 use crate::config::entry;
 use crate::config::matcher::Matcher;
 use crate::config::{FileCtx, HandlerSpec, LoadSink};
+use crate::harness::kimi::schema::KimiHook;
+use crate::harness::schema;
 use crate::vocab::{EventSpec, Severity};
 use serde_json::{Map, Value};
-
-const FIELDS: [&str; 4] = ["event", "matcher", "command", "timeout"];
 
 /// One table as Kimi validates it.
 struct Table {
@@ -47,28 +47,30 @@ pub(super) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSin
     merge(ctx, tables, sink)
 }
 
+/// One table, read through its type ([`KimiHook`]); an error names the table's event when it has
+/// one.
 fn table(ctx: &FileCtx, v: &Value) -> Result<Table, (Option<String>, String)> {
     let Some(o) = v.as_object() else { return Err((None, "must be a table".into())) };
-    if let Some(k) = o.keys().find(|k| !FIELDS.contains(&k.as_str())) {
-        return Err((None, format!("unknown field \"{k}\" (a table takes only event, matcher, command, timeout)")));
-    }
-    let event = o.get("event").and_then(Value::as_str).ok_or((None, "missing event".to_owned()))?;
-    let spec = ctx.event(event).ok_or((Some(event.to_owned()), format!("unknown event \"{event}\"")))?;
-    let at = |m: &str| (Some(event.to_owned()), m.to_owned());
-    let command = o.get("command").and_then(Value::as_str).filter(|c| !c.is_empty()).ok_or(at("missing command"))?;
-    let matcher = match o.get("matcher") {
-        None => String::new(),
-        Some(Value::String(m)) => m.clone(),
-        Some(_) => return Err(at("matcher must be a string")),
+    let named = o.get("event").and_then(Value::as_str).map(str::to_owned);
+    let t = match schema::leniently::<KimiHook>(v).0 {
+        Ok(t) => t,
+        Err(why) => return Err(unknown_field(&why).map_or((named, why), |m| (None, m))),
     };
-    let timeout = match o.get("timeout") {
-        None => super::DEFAULT_TIMEOUT_SECS,
-        Some(t) => match t.as_i64().filter(|n| (1..=600).contains(n)) {
-            Some(n) => n as f64,
-            None => return Err(at("timeout must be a whole number of seconds from 1 to 600")),
-        },
-    };
-    Ok(Table { spec, matcher, command: command.to_owned(), timeout })
+    let event = t.event.0;
+    let spec = ctx.event(&event).ok_or_else(|| (Some(event.clone()), format!("unknown event \"{event}\"")))?;
+    Ok(Table {
+        spec,
+        matcher: t.matcher.map(|m| m.0).unwrap_or_default(),
+        command: t.command.0,
+        timeout: t.timeout.and_then(|s| s.0.as_f64()).unwrap_or(super::DEFAULT_TIMEOUT_SECS),
+    })
+}
+
+/// serde's "unknown field `when`, expected one of `event`, …" in Kimi's words.
+fn unknown_field(why: &str) -> Option<String> {
+    let (field, rest) = why.strip_prefix("unknown field `")?.split_once('`')?;
+    let fields = rest.strip_prefix(", expected one of ").unwrap_or_default().replace('`', "");
+    Some(format!("unknown field \"{field}\" (a table takes only {fields})"))
 }
 
 /// One hook per (event, command): the matchers joined (any empty one matches everything),
@@ -125,8 +127,33 @@ mod tests {
         let bad = format!("{ok}[[hooks]]\nevent = \"Stop\"\ncommand = \"s.sh\"\nwhen = \"always\"\n");
         let (hooks, diags) = load(&bad);
         assert!(hooks.is_empty());
-        assert!(diags.iter().any(|d| d.contains("unknown field \"when\"")), "{diags:?}");
+        let unknown = "hooks[2]: unknown field \"when\" (a table takes only event, matcher, command, timeout)";
+        assert_eq!(diags[0], unknown);
         let (hooks, _) = load("[[hooks]]\nevent = \"Stop\"\ncommand = \"s.sh\"\ntimeout = 601\n");
         assert!(hooks.is_empty());
+    }
+
+    /// Each table is read through its type, with Kimi's words for what is wrong, and the event
+    /// of a table that names one on its diagnostic.
+    #[test]
+    fn tables_are_read_through_the_type_in_kimis_words() {
+        let text = "hooks = [{ command = \"a.sh\" }, { event = \"PreToolUse\", command = \"\" },\n\
+                    { event = \"Nope\", command = \"b.sh\" }, { event = \"Stop\", matcher = 3, command = \"c.sh\" },\n\
+                    { event = \"Stop\", command = \"d.sh\", timeout = 601 }, 5]\n";
+        let (hooks, d) = crate::load::parse_text(Path::new("/h/.kimi-code/config.toml"), Some(Dialect::Kimi), text);
+        assert!(hooks.is_empty());
+        let got: Vec<(Option<&str>, &str)> = d.iter().map(|d| (d.event.as_deref(), d.message.as_str())).collect();
+        assert_eq!(
+            got[..6],
+            [
+                (None, "hooks[0]: missing event"),
+                (Some("PreToolUse"), "hooks[1]: missing command"),
+                (Some("Nope"), "hooks[2]: unknown event \"Nope\""),
+                (Some("Stop"), "hooks[3]: matcher must be a string"),
+                (Some("Stop"), "hooks[4]: timeout must be a whole number of seconds from 1 to 600"),
+                (None, "hooks[5]: must be a table"),
+            ]
+        );
+        assert_eq!(got.len(), 7, "{got:?}");
     }
 }

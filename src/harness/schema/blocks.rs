@@ -152,7 +152,8 @@ checked_scalar! {
     #[derive(Debug, Clone)]
     pub(crate) struct NonEmpty: String as "NonEmptyString",
     |s| ok_if(!s.is_empty(), "must not be empty"),
-    {"type": "string", "minLength": 1}
+    {"type": "string", "minLength": 1},
+    loader |key| format!("missing {key}")
 }
 
 /// Renders a path inside a value the way the loader names places (`[1].hooks[0].type`).

@@ -15,7 +15,7 @@ pub(crate) use blocks::*;
 pub(crate) use event_map::{dialect_marker, DialectMatcher, Either, EventMap, OfDialect, When};
 pub(crate) use member::{Dedicated, HooksKey, MemberName};
 pub(crate) use reading::{
-    complaint, entry, env_of, given, is_lenient, loader_says, refused, Entries, Expected, Lenient, Must,
+    complaint, entry, env_of, given, is_lenient, leniently, loader_says, refused, Entries, Expected, Lenient, Must,
 };
 
 use crate::vocab::{Dialect, EventSpec};

@@ -84,23 +84,29 @@ fn missing_field(message: &str) -> Option<&str> {
     message.strip_prefix("missing field `").and_then(|k| k.strip_suffix('`'))
 }
 
+/// Reads a value through its file type `T` the loader's way: `T`, or why it cannot be used;
+/// beside it the optional fields read as absent, in the loader's words.
+pub(crate) fn leniently<T: DeserializeOwned>(v: &Value) -> (Result<T, String>, Vec<String>) {
+    let outer = READING.with(|r| r.borrow_mut().replace(Reading::default()));
+    let restore = Restore(outer);
+    let read = crate::harness::schema::read_as::<T>(v);
+    let reading = READING.with(|r| r.borrow_mut().take()).unwrap_or_default();
+    drop(restore);
+    (read.map_err(|e| complaint(&e.inner().to_string())), reading.refused)
+}
+
 /// Reads one hook entry through its file type `T`: `None` (with the reason reported) when the
 /// entry cannot be used; each optional field read as absent is reported too.
 pub(crate) fn entry<T: DeserializeOwned>(e: &Entry, sink: &mut LoadSink) -> Option<T> {
-    let outer = READING.with(|r| r.borrow_mut().replace(Reading::default()));
-    let restore = Restore(outer);
-    let read = crate::harness::schema::read_as::<T>(e.value);
-    let reading = READING.with(|r| r.borrow_mut().take()).unwrap_or_default();
-    drop(restore);
-    match read {
-        Ok(value) => {
-            for m in reading.refused {
+    match leniently::<T>(e.value) {
+        (Ok(value), refused) => {
+            for m in refused {
                 e.diag(sink, Severity::Error, &m);
             }
             Some(value)
         }
-        Err(err) => {
-            e.diag(sink, Severity::Error, &complaint(&err.inner().to_string()));
+        (Err(why), _) => {
+            e.diag(sink, Severity::Error, &why);
             None
         }
     }
