@@ -1,9 +1,12 @@
 //! Reading the `hooks:` block of a Hermes `config.yaml`: shell hooks (one flat entry per hook,
 //! the command split shell-style, no shell) and `hooks.outbound` targets.
 
-use crate::config::entry::hook;
-use crate::config::matcher::{event_matcher, matcher_field};
+use crate::config::entry::{hook, Entry};
+use crate::config::matcher::event_matcher;
 use crate::config::{FileCtx, HandlerSpec, Hook, LoadSink, OutboundTarget};
+use crate::harness::hermes::schema::{HermesHook, Outbound};
+use crate::harness::hermes::words::{expand_home, split};
+use crate::harness::schema::{self, given};
 use crate::vocab::text::{did_you_mean, quote};
 use crate::vocab::{EventSpec, Severity};
 use serde_json::{Map, Value};
@@ -60,8 +63,7 @@ pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSin
         };
         for (i, entry) in list.iter().enumerate() {
             if let Some(h) = parse_hook(ctx, spec, i, entry, sink) {
-                let command = entry.get("command").and_then(Value::as_str).map(str::trim).unwrap_or_default();
-                if !registered.insert((event.as_str(), h.matcher_text.clone(), command)) {
+                if !registered.insert((event.as_str(), h.matcher_text.clone(), h.harness.written.clone())) {
                     tracing::debug!("hooks[{event}][{i}]: the same matcher and command as an earlier entry; Hermes registers it once");
                     continue;
                 }
@@ -73,41 +75,46 @@ pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSin
     count
 }
 
-/// One entry of an event's list; `None` (with a diagnostic) drops it.
-fn parse_hook(ctx: &FileCtx, spec: EventSpec, i: usize, entry: &Value, sink: &mut LoadSink) -> Option<Hook> {
+/// One entry of an event's list, read through its type ([`HermesHook`]); `None` (with a
+/// diagnostic) drops it.
+fn parse_hook(ctx: &FileCtx, spec: EventSpec, i: usize, value: &Value, sink: &mut LoadSink) -> Option<Hook> {
     let event = spec.name;
-    let mut diag =
-        |sev, m: String| sink.diagnostics.push(ctx.diag(sev, Some(event), format!("hooks[{event}][{i}]: {m}")));
-    let Some(o) = entry.as_object() else {
-        diag(Severity::Error, "entry is not a mapping".into());
+    let at = format!("hooks[{event}][{i}]");
+    let Some(obj) = value.as_object() else {
+        sink.diagnostics.push(ctx.diag(Severity::Error, Some(event), format!("{at}: entry is not a mapping")));
         return None;
     };
-    let Some(command) = o.get("command").and_then(Value::as_str).filter(|c| !c.trim().is_empty()) else {
-        diag(Severity::Warning, "missing command (skipped)".into());
+    let e = Entry { ctx, event, at, obj, value };
+    let HermesHook(Some(read)) = schema::entry::<HermesHook>(&e, sink)? else {
+        e.diag(sink, Severity::Warning, "missing command (skipped)");
         return None;
     };
-    let command = command.trim();
-    let Some(mut argv) = split(&expand_home(command, ctx.home)).filter(|a| !a.is_empty()) else {
-        diag(Severity::Error, "command cannot be split into words (unbalanced quotes?)".into());
+    let Some(mut argv) = split(&expand_home(&read.command, ctx.home)).filter(|a| !a.is_empty()) else {
+        e.diag(sink, Severity::Error, "command cannot be split into words (unbalanced quotes?)");
         return None;
     };
-    let mut text = matcher_field(o).map_err(|e| diag(Severity::Error, e.to_string())).ok()?;
+    let mut text = read.matcher.map(|m| m.0);
     let matcher = match event_matcher(&mut text, spec.matcher, ctx.style) {
         Ok((m, dropped)) => {
             if dropped {
-                diag(
-                    Severity::Warning,
-                    format!("matcher has no effect on {event} (only pre_tool_call and post_tool_call use it)"),
-                );
+                let m = format!("matcher has no effect on {event} (only pre_tool_call and post_tool_call use it)");
+                e.diag(sink, Severity::Warning, &m);
             }
             m
         }
-        Err(e) => {
-            diag(Severity::Error, e.to_string());
+        Err(err) => {
+            e.diag(sink, Severity::Error, &err.to_string());
             return None;
         }
     };
-    let timeout = timeout(o, &mut diag);
+    let timeout = match given(&read.timeout) {
+        None => DEFAULT_TIMEOUT,
+        Some(t) if t.0 > MAX_TIMEOUT => {
+            e.diag(sink, Severity::Warning, &format!("timeout {} is over {MAX_TIMEOUT}s; capped", t.0));
+            MAX_TIMEOUT
+        }
+        Some(t) => t.0,
+    };
     let program = argv.remove(0);
     let handler = HandlerSpec::Shell { command: program, args: Some(argv), env: Vec::new() };
     let mut h = hook(ctx, event, (spec.canonical, spec.result), &format!("{i}:0"), handler);
@@ -116,12 +123,12 @@ fn parse_hook(ctx: &FileCtx, spec: EventSpec, i: usize, entry: &Value, sink: &mu
     h.matcher_text = text;
     h.matcher = matcher;
     h.timeout = Some(timeout);
-    h.harness.written = Some(command.to_owned());
     h.harness.order = crate::vocab::Order::Sequential;
     h.harness.version = ctx.version;
     if super::from_0_20_1(ctx.version) {
-        h.fail_closed = fail_closed(o, spec, &mut diag);
+        h.fail_closed = fail_closed(obj, spec, &mut |sev, m: String| e.diag(sink, sev, &m));
     }
+    h.harness.written = Some(read.command);
     Some(h)
 }
 
@@ -140,45 +147,6 @@ fn fail_closed(o: &Map<String, Value>, spec: EventSpec, diag: &mut impl FnMut(Se
     on
 }
 
-/// `timeout` in seconds: 60 by default, capped at 300.
-fn timeout(o: &Map<String, Value>, diag: &mut impl FnMut(Severity, String)) -> f64 {
-    match o.get("timeout") {
-        None | Some(Value::Null) => DEFAULT_TIMEOUT,
-        Some(v) => match v.as_f64() {
-            Some(t) if t > MAX_TIMEOUT => {
-                diag(Severity::Warning, format!("timeout {t} is over {MAX_TIMEOUT}s; capped"));
-                MAX_TIMEOUT
-            }
-            Some(t) if t > 0.0 => t,
-            _ => {
-                diag(Severity::Error, "timeout must be a positive number of seconds".into());
-                DEFAULT_TIMEOUT
-            }
-        },
-    }
-}
-
-/// `os.path.expanduser` on the whole command: only a leading `~` (or `~/…`) is the home folder.
-fn expand_home(s: &str, home: &std::path::Path) -> String {
-    match s.strip_prefix("~/") {
-        Some(rest) => format!("{}/{rest}", home.display()),
-        None if s == "~" => home.display().to_string(),
-        None => s.to_owned(),
-    }
-}
-
-/// Python's `shlex.split` (POSIX rules, no comments): a `#` is an ordinary character, so a word
-/// such as `#tag` stays a word. The `shlex` crate always reads `#` as a comment, so `#` is hidden
-/// from it behind a private-use character and put back after the split.
-pub(super) fn split(command: &str) -> Option<Vec<String>> {
-    const HIDDEN: char = '\u{F8FF}';
-    if command.contains(HIDDEN) {
-        return shlex::split(command);
-    }
-    let words = shlex::split(&command.replace('#', &HIDDEN.to_string()))?;
-    Some(words.into_iter().map(|w| w.replace(HIDDEN, "#")).collect())
-}
-
 fn parse_outbound(ctx: &FileCtx, value: &Value, sink: &mut LoadSink) {
     let Some(list) = value.as_array() else {
         sink.file_diag(ctx, Severity::Error, None, "hooks[outbound]: must be a list of targets".into());
@@ -186,16 +154,19 @@ fn parse_outbound(ctx: &FileCtx, value: &Value, sink: &mut LoadSink) {
     };
     for (i, t) in list.iter().enumerate() {
         let at = format!("hooks[outbound][{i}]");
-        let Some(o) = t.as_object() else {
+        if !t.is_object() {
             sink.file_diag(ctx, Severity::Error, None, format!("{at}: entry is not a mapping"));
             continue;
-        };
-        let Some(url) = o.get("url").and_then(Value::as_str).filter(|u| !u.trim().is_empty()) else {
-            sink.file_diag(ctx, Severity::Error, None, format!("{at}: missing url"));
-            continue;
+        }
+        let o = match schema::leniently::<Outbound>(t).0 {
+            Ok(o) => o,
+            Err(why) => {
+                sink.file_diag(ctx, Severity::Error, None, format!("{at}: {why}"));
+                continue;
+            }
         };
         let mut events = Vec::new();
-        for e in o.get("events").and_then(Value::as_array).into_iter().flatten() {
+        for e in o.events.as_ref().and_then(Value::as_array).into_iter().flatten() {
             match e.as_str().and_then(|n| ctx.event(n).map(|s| (s.canonical, n.to_owned()))) {
                 Some(pair) => events.push(pair),
                 None => sink.file_diag(ctx, Severity::Warning, None, format!("{at}: unknown event {e} (ignored)")),
@@ -204,21 +175,51 @@ fn parse_outbound(ctx: &FileCtx, value: &Value, sink: &mut LoadSink) {
         if events.is_empty() {
             sink.file_diag(ctx, Severity::Warning, None, format!("{at}: no known events; it will never be called"));
         }
-        let secret_env = o.get("secret_env").and_then(Value::as_str).map(str::to_owned);
-        sink.outbound.push(OutboundTarget { dialect: ctx.dialect, url: url.trim().to_owned(), events, secret_env });
+        let secret_env = o.secret_env.as_ref().and_then(Value::as_str).map(str::to_owned);
+        sink.outbound.push(OutboundTarget { dialect: ctx.dialect, url: o.url.0.trim().to_owned(), events, secret_env });
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::config::HandlerSpec;
+    use crate::vocab::{Dialect, Severity};
+    use std::path::Path;
 
+    /// Each entry is read through its type: no command skips it with a warning, a command that
+    /// cannot be split or a wrong matcher drops it, a wrong timeout is reported and the default
+    /// kept, a long one capped; outbound targets are read through theirs.
     #[test]
-    fn commands_split_as_python_shlex_and_expand_a_leading_tilde_only() {
-        let home = std::path::Path::new("/h");
-        assert_eq!(split("node rec.mjs #tag 'a b'").unwrap(), ["node", "rec.mjs", "#tag", "a b"]);
-        assert_eq!(expand_home("~/bin/guard ~/x", home), "/h/bin/guard ~/x");
-        assert_eq!(expand_home("guard ~/x", home), "guard ~/x");
-        assert_eq!(split("a 'b").map(|_| ()), None);
+    fn entries_and_targets_are_read_through_their_types() {
+        let text = "hooks:\n  pre_tool_call:\n    - command: \"  ~/guard.sh --x  \"\n      matcher: terminal\n      timeout: 900\n\
+                    \x20   - command: \"  \"\n    - command: \"a 'b\"\n    - command: g2.sh\n      matcher: 7\n\
+                    \x20   - command: g3.sh\n      timeout: soon\n    - 5\n\
+                    \x20 on_session_start:\n    - command: s.sh\n      matcher: x\n\
+                    \x20 outbound:\n    - url: \"  \"\n    - url: http://127.0.0.1:9/x\n      events: [pre_tool_call]\n";
+        let (hooks, d) = crate::load::parse_text(Path::new("/h/.hermes/config.yaml"), Some(Dialect::Hermes), text);
+        let got: Vec<(Severity, &str)> = d.iter().map(|d| (d.severity, d.message.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                (Severity::Warning, "hooks[pre_tool_call][0]: timeout 900 is over 300s; capped"),
+                (Severity::Warning, "hooks[pre_tool_call][1]: missing command (skipped)"),
+                (Severity::Error, "hooks[pre_tool_call][2]: command cannot be split into words (unbalanced quotes?)"),
+                (Severity::Error, "hooks[pre_tool_call][3]: matcher must be a string"),
+                (Severity::Error, "hooks[pre_tool_call][4]: timeout must be a positive number of seconds"),
+                (Severity::Error, "hooks[pre_tool_call][5]: entry is not a mapping"),
+                (
+                    Severity::Warning,
+                    "hooks[on_session_start][0]: matcher has no effect on on_session_start (only pre_tool_call and post_tool_call use it)"
+                ),
+                (Severity::Error, "hooks[outbound][0]: missing url"),
+            ]
+        );
+        assert_eq!(hooks.len(), 3);
+        let HandlerSpec::Shell { command, args, .. } = &hooks[0].handler else { panic!("{:?}", hooks[0].handler) };
+        assert!(command.ends_with("/guard.sh") && !command.starts_with('~'), "{command}");
+        assert_eq!(args.as_deref(), Some(&["--x".to_owned()][..]));
+        assert_eq!((hooks[0].timeout, hooks[0].harness.written.as_deref()), (Some(300.0), Some("~/guard.sh --x")));
+        assert_eq!((hooks[1].timeout, hooks[1].matcher_text.as_deref()), (Some(60.0), None));
+        assert_eq!(hooks[2].matcher_text, None);
     }
 }

@@ -12,6 +12,7 @@ mod input;
 mod reply;
 mod schema;
 mod trust;
+mod words;
 
 use crate::config::{HomeDir, Candidate, FileCtx, LoadSink, Roots};
 use crate::harness::tools::ToolNames;

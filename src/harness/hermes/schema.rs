@@ -1,46 +1,53 @@
 //! Hermes Agent's file type: the `hooks:` block of `config.yaml`, one flat entry per hook
 //! (`command`, `matcher`, `timeout` in seconds) under each event, and `outbound` webhook
 //! targets. An entry without a command is skipped (a warning), so nothing else in it is checked.
+//! The loader (config.rs) reads each entry through [`HermesHook`].
 
-// The fields exist to be checked and described, never read back.
-#![allow(dead_code)]
-
-use crate::harness::schema::NonBlank;
+use crate::harness::schema::{dialect_marker, read_in, DialectMatcher, Lenient, NonBlank, Positive};
+use crate::vocab::Dialect;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{Error as _, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
+dialect_marker!(HermesDialect, Dialect::Hermes);
+
 fn is_event(key: &str) -> bool {
     super::EVENTS.iter().any(|e| e.name == key)
 }
 
-/// One shell hook.
-struct HermesHook;
+/// One entry of an event's list: a shell hook, or `None` for an entry without a command (which
+/// Hermes skips with a warning, reading nothing else in it).
+pub(super) struct HermesHook(pub Option<ShellHook>);
+
+/// A shell hook.
+pub(super) struct ShellHook {
+    /// As written, trimmed; it splits into words shell-style.
+    pub command: String,
+    pub matcher: Option<DialectMatcher<HermesDialect>>,
+    /// Seconds (60 when left out, at most 300).
+    pub timeout: Option<Lenient<Positive>>,
+}
+
+#[derive(Deserialize)]
+struct ShellFields {
+    matcher: Option<DialectMatcher<HermesDialect>>,
+    timeout: Option<Lenient<Positive>>,
+}
 
 impl<'de> Deserialize<'de> for HermesHook {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let o = Map::<String, Value>::deserialize(d)?;
-        let Some(command) = o.get("command").and_then(Value::as_str).filter(|c| !c.trim().is_empty()) else {
-            return Ok(HermesHook);
+        let Some(command) = o.get("command").and_then(Value::as_str).map(str::trim).filter(|c| !c.is_empty()) else {
+            return Ok(HermesHook(None));
         };
-        if super::config::split(command.trim()).is_none_or(|w| w.is_empty()) {
+        if super::words::split(command).is_none_or(|w| w.is_empty()) {
             return Err(D::Error::custom("command cannot be split into words (unbalanced quotes?)"));
         }
-        match o.get("matcher") {
-            None | Some(Value::Null) => {}
-            Some(Value::String(m)) => {
-                crate::config::matcher::Matcher::compile(m, crate::harness::Harness::matcher_style(&super::Hermes))
-                    .map_err(D::Error::custom)?;
-            }
-            Some(_) => return Err(D::Error::custom("matcher must be a string")),
-        }
-        match o.get("timeout") {
-            None | Some(Value::Null) => Ok(HermesHook),
-            Some(t) if t.as_f64().is_some_and(|t| t > 0.0) => Ok(HermesHook),
-            Some(_) => Err(D::Error::custom("timeout must be a positive number of seconds")),
-        }
+        let command = command.to_owned();
+        let f: ShellFields = read_in::<_, D::Error>(&Value::Object(o))?;
+        Ok(HermesHook(Some(ShellHook { command, matcher: f.matcher, timeout: f.timeout })))
     }
 }
 
@@ -67,12 +74,12 @@ impl JsonSchema for HermesHook {
 
 /// A webhook told about events.
 #[derive(Deserialize, JsonSchema)]
-struct Outbound {
-    url: NonBlank,
+pub(super) struct Outbound {
+    pub url: NonBlank,
     /// Event names (Hermes warns about, and skips, anything else).
-    events: Option<Value>,
+    pub events: Option<Value>,
     /// The variable holding the signing secret.
-    secret_env: Option<Value>,
+    pub secret_env: Option<Value>,
 }
 
 /// The `hooks:` mapping: event names and `outbound`.
@@ -123,5 +130,7 @@ impl JsonSchema for HermesHooks {
 #[derive(Deserialize, JsonSchema)]
 #[schemars(title = "Hermes config.yaml (hooks)")]
 pub(crate) struct HermesConfig {
+    // Checked and described; the loader walks the events itself (unknown ones are warned about).
+    #[allow(dead_code)]
     hooks: Option<HermesHooks>,
 }
