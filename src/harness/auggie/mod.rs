@@ -9,18 +9,17 @@
 //! `@augmentcode/auggie` 0.36.0 (it needs an account, so it cannot run here).
 
 mod answer;
-mod check;
 mod input;
+mod read;
 mod schema;
 
 use crate::config::{Candidate, FileCtx, HandlerSpec, LoadSink, Roots};
-use crate::harness::family::groups::GroupRules;
 use crate::harness::tools::ToolNames;
 use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
-use crate::vocab::{CanonicalEvent, Dialect, EventSpec, HandlerKind, MatcherStyle, RunOutcome, Scope, Shell};
+use crate::vocab::{CanonicalEvent, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, Shell};
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -43,13 +42,6 @@ pub(crate) static EVENTS: [EventSpec; 7] = [
 
 /// Auggie's default hook timeout (`60e3` ms).
 pub(crate) const DEFAULT_TIMEOUT_SECS: f64 = 60.0;
-
-fn kinds(ty: &str) -> Option<HandlerKind> {
-    (ty == "command").then_some(HandlerKind::Shell)
-}
-
-/// Every `timeout` is milliseconds.
-const RULES: GroupRules = GroupRules { millis_from: Some(0.0), ..GroupRules::seconds(false, false, kinds) };
 
 /// Auggie's names of the tools Claude Code names so (the first is the one its hooks read
 /// and `convert` writes).
@@ -135,23 +127,7 @@ impl Reader for Auggie {
             }
             return 0;
         };
-        let accepted = check::accepted_events(ctx, events, sink);
-        let first = sink.hooks.len();
-        let groups = crate::harness::family::groups::parse_event_map(ctx, RULES, &accepted, sink);
-        let mut seen = Vec::new();
-        let mut kept = Vec::new();
-        for mut h in sink.hooks.drain(first..) {
-            h.timeout = h.timeout.or(Some(DEFAULT_TIMEOUT_SECS));
-            h.handler = spawn_form(h.handler);
-            // One group per matcher, each command (with its args) once (`_gi`).
-            let key = (h.event.clone(), h.matcher_text.clone(), serde_json::to_string(&h.handler).unwrap_or_default());
-            if !seen.contains(&key) {
-                seen.push(key);
-                kept.push(h);
-            }
-        }
-        sink.hooks.extend(kept);
-        groups
+        read::parse(ctx, events, sink)
     }
 }
 

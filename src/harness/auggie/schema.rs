@@ -1,9 +1,8 @@
 //! The type of Auggie's `hooks` (its zod schema in `@augmentcode/auggie` 0.36.0, `Cgi`): what
-//! the loader accepts event by event (check.rs), and the JSON Schema `hookrt schema` writes.
+//! the loader reads event by event (read.rs), and the JSON Schema `hookrt schema` writes.
 //! zod's `.optional()` takes a missing field, never `null`.
 
-// The fields exist to be checked and described, never read back.
-#![allow(dead_code, non_snake_case)]
+#![allow(non_snake_case)]
 
 use crate::harness::schema::{checked_scalar, NonBlank, Positive};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
@@ -39,7 +38,7 @@ impl JsonSchema for CommandWord {
 
 checked_scalar! {
     /// A matcher: a JavaScript regular expression that compiles.
-    struct Pattern: String as "Pattern",
+    pub(super) struct Pattern: String as "Pattern",
     |s| regex::Regex::new(&s).map(|_| ()).map_err(|_| format!("invalid regex pattern {s:?}")),
     {"type": "string", "format": "regex"}
 }
@@ -48,21 +47,23 @@ checked_scalar! {
 #[derive(Deserialize, JsonSchema)]
 pub(crate) struct AuggieHook {
     #[serde(rename = "type")]
+    #[allow(dead_code)]
     ty: CommandWord,
     /// Auggie takes any non-empty string; hookrt also refuses one of only blanks, which could
     /// never start.
-    command: NonBlank,
+    pub command: NonBlank,
     #[serde(default, deserialize_with = "present")]
     #[schemars(with = "Vec<String>")]
-    args: Option<Vec<String>>,
+    pub args: Option<Vec<String>>,
     /// Milliseconds.
     #[serde(default, deserialize_with = "present")]
     #[schemars(with = "Positive")]
-    timeout: Option<Positive>,
+    pub timeout: Option<Positive>,
 }
 
 /// What Auggie adds to a hook's stdin.
 #[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
 struct Metadata {
     #[serde(default, deserialize_with = "present")]
     #[schemars(with = "bool")]
@@ -80,25 +81,28 @@ struct Metadata {
 pub(crate) struct ToolGroup {
     #[serde(default, deserialize_with = "present")]
     #[schemars(with = "Pattern")]
-    matcher: Option<Pattern>,
-    hooks: Vec<AuggieHook>,
+    pub matcher: Option<Pattern>,
+    pub hooks: Vec<AuggieHook>,
     #[serde(default, deserialize_with = "present")]
     #[schemars(with = "Metadata")]
+    #[allow(dead_code)]
     metadata: Option<Metadata>,
 }
 
 /// A group of the other events (a `matcher` there is dropped).
 #[derive(Deserialize, JsonSchema)]
 pub(crate) struct EventGroup {
-    hooks: Vec<AuggieHook>,
+    pub hooks: Vec<AuggieHook>,
     #[serde(default, deserialize_with = "present")]
     #[schemars(with = "Metadata")]
+    #[allow(dead_code)]
     metadata: Option<Metadata>,
 }
 
 /// Auggie's `hooks` object: each event on its own (one that breaks is ignored, the others
 /// load); other keys are warned about.
 #[derive(Deserialize, JsonSchema)]
+#[allow(dead_code)]
 pub(crate) struct AuggieEvents {
     #[serde(default)]
     PreToolUse: Vec<ToolGroup>,
@@ -122,5 +126,6 @@ pub(crate) struct AuggieEvents {
 #[derive(Deserialize, JsonSchema)]
 #[schemars(title = "Auggie settings (hooks)")]
 pub(crate) struct AuggieSettings {
+    #[allow(dead_code)]
     hooks: Option<AuggieEvents>,
 }
