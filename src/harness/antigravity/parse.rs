@@ -4,6 +4,7 @@
 
 use crate::config::matcher::compile_matcher;
 use crate::config::{entry, FileCtx, LoadSink};
+use crate::harness::antigravity::schema::{AntigravityFile, Handler};
 use crate::vocab::text::quote;
 use crate::vocab::{EventSpec, Severity};
 use serde_json::{Map, Value};
@@ -71,13 +72,15 @@ impl Check {
 }
 
 pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-    // The file's type (schema.rs) says whether Antigravity loads it at all.
+    // The file's type (schema.rs) says whether Antigravity loads it at all, and holds its hooks.
     let value = Value::Object(root.clone());
-    if let Some(p) = crate::harness::schema::check_root(crate::vocab::Dialect::Antigravity, &value) {
-        let m = format!("{}: {}; Antigravity loads no hook from this file", p.at, p.message);
-        sink.file_diag(ctx, Severity::Error, p.event.as_deref(), m);
+    let Ok(file) = crate::harness::schema::read_as::<AntigravityFile>(&value) else {
+        if let Some(p) = crate::harness::schema::check_root(crate::vocab::Dialect::Antigravity, &value) {
+            let m = format!("{}: {}; Antigravity loads no hook from this file", p.at, p.message);
+            sink.file_diag(ctx, Severity::Error, p.event.as_deref(), m);
+        }
         return 0;
-    }
+    };
     let mut check = Check::default();
     for (name, hook) in root {
         check.named(name, hook);
@@ -86,19 +89,13 @@ pub(crate) fn parse(ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSin
         sink.file_diag(ctx, Severity::Warning, None, w);
     }
     let mut count = 0;
-    for (name, hook) in root.iter().filter_map(|(n, h)| Some((n, h.as_object()?))) {
-        let enabled = hook.get("enabled").and_then(Value::as_bool).unwrap_or(true);
-        for (key, v) in hook {
-            let (Some(spec), Some(items)) = (event_of(key), v.as_array()) else { continue };
+    for (name, hook) in &file.hooks {
+        let enabled = hook.enabled.unwrap_or(true);
+        for (spec, items) in &hook.events {
             for (i, item) in items.iter().enumerate() {
-                let (matcher, handlers) = if spec.matcher {
-                    let hs = item.get("hooks").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-                    (item.get("matcher").and_then(Value::as_str), hs.iter().collect::<Vec<_>>())
-                } else {
-                    (None, vec![item])
-                };
-                for (j, h) in handlers.into_iter().enumerate() {
-                    let at = Place { name, spec, index: format!("{name}:{i}:{j}"), matcher, enabled };
+                for (j, h) in item.handlers.iter().enumerate() {
+                    let matcher = item.matcher.as_deref();
+                    let at = Place { name, spec: *spec, index: format!("{name}:{i}:{j}"), matcher, enabled };
                     count += usize::from(add(ctx, &at, h, sink));
                 }
             }
@@ -116,14 +113,14 @@ struct Place<'a> {
     enabled: bool,
 }
 
-fn add(ctx: &FileCtx, at: &Place, h: &Value, sink: &mut LoadSink) -> bool {
+fn add(ctx: &FileCtx, at: &Place, h: &Handler, sink: &mut LoadSink) -> bool {
     let event = at.spec.name;
-    if h.get("type").and_then(Value::as_str) == Some("prompt") {
+    if h.prompt {
         let m = format!("{}: prompt hooks are run by Antigravity's own model; hookrt does not run them", at.name);
         sink.file_diag(ctx, Severity::Warning, Some(event), m);
         return false;
     }
-    let Some(command) = h.get("command").and_then(Value::as_str).filter(|c| !c.trim().is_empty()) else {
+    let Some(command) = h.command.as_deref().filter(|c| !c.trim().is_empty()) else {
         let m = format!("{}: a command hook without a command loads and runs nothing", at.name);
         sink.file_diag(ctx, Severity::Warning, Some(event), m);
         return false;
@@ -141,7 +138,7 @@ fn add(ctx: &FileCtx, at: &Place, h: &Value, sink: &mut LoadSink) -> bool {
     hook.matcher_text = text.map(str::to_owned);
     hook.matcher = matcher;
     hook.enabled = at.enabled;
-    hook.timeout = h.get("timeout").and_then(Value::as_i64).filter(|t| *t > 0).map(|t| t as f64);
+    hook.timeout = h.timeout.filter(|t| *t > 0).map(|t| t as f64);
     hook.harness.name = Some(at.name.to_owned());
     sink.hooks.push(hook);
     true

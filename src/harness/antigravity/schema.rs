@@ -1,61 +1,78 @@
 //! The type of an Antigravity `hooks.json` (named hooks, each `{enabled, <Event>: […]}`, event
 //! names matched case-insensitively), with skillsaw's load-time rules: the JSON Schema
-//! `hookrt schema` writes, held to the loader's file check (parse.rs) by a property test.
+//! `hookrt schema` writes, and the values the loader (parse.rs) makes its hooks from.
 
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{Error as _, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
+use crate::vocab::EventSpec;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
 
-/// Reads an object key by key with `each`.
-fn object<'de, D, F>(d: D, what: &'static str, each: F) -> Result<(), D::Error>
+/// Reads an object key by key with `each`, which reads the key's value from the map into `T`.
+fn object<'de, D, T>(d: D, what: &'static str, each: EachKey<'de, T>) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
-    F: FnMut(&str, &mut dyn FnMut(Kind) -> Result<(), String>) -> Result<(), String>,
+    T: Default,
 {
-    struct V<F>(F, &'static str);
-    impl<'de, F> Visitor<'de> for V<F>
-    where
-        F: FnMut(&str, &mut dyn FnMut(Kind) -> Result<(), String>) -> Result<(), String>,
-    {
-        type Value = ();
+    struct V<'de, T>(EachKey<'de, T>, &'static str);
+    impl<'de, T: Default> Visitor<'de> for V<'de, T> {
+        type Value = T;
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
             f.write_str(self.1)
         }
-        fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+            let mut out = T::default();
             while let Some(key) = map.next_key::<String>()? {
-                let mut outcome: Result<(), A::Error> = Ok(());
-                let mut read = |k: Kind| -> Result<(), String> {
-                    outcome = match k {
-                        Kind::Hook => map.next_value::<NamedHook>().map(drop),
-                        Kind::Groups => map.next_value::<Vec<ToolGroup>>().map(drop),
-                        Kind::Handlers => map.next_value::<Vec<Handler>>().map(drop),
-                        Kind::Bool => map.next_value::<bool>().map(drop),
-                        Kind::Any => map.next_value::<IgnoredAny>().map(drop),
-                        Kind::Refused => map.next_value::<TopLevelEnabled>().map(drop),
-                    };
-                    Ok(())
-                };
-                (self.0)(&key, &mut read).map_err(A::Error::custom)?;
-                outcome?;
+                (self.0)(&mut out, key, &mut MapValue(&mut map)).map_err(A::Error::custom)?;
             }
-            Ok(())
+            Ok(out)
         }
     }
     d.deserialize_map(V(each, what))
 }
 
-/// What a key's value must be.
-enum Kind {
-    Hook,
-    Groups,
-    Handlers,
-    Bool,
-    Any,
-    /// `enabled` at the top level: refused with its value as the place.
-    Refused,
+/// What reads one key's value into the object being built.
+type EachKey<'de, T> = fn(&mut T, String, &mut dyn NextValue<'de>) -> Result<(), String>;
+
+/// The value of the key at hand, read as one of the file's parts.
+trait NextValue<'de> {
+    fn hook(&mut self) -> Result<NamedHook, String>;
+    fn groups(&mut self) -> Result<Vec<ToolGroup>, String>;
+    fn handlers(&mut self) -> Result<Vec<Handler>, String>;
+    fn flag(&mut self) -> Result<bool, String>;
+    fn skip(&mut self) -> Result<(), String>;
+    fn refuse(&mut self) -> Result<(), String>;
+}
+
+struct MapValue<'a, A>(&'a mut A);
+
+impl<'de, A: MapAccess<'de>> MapValue<'_, A> {
+    fn take<T: Deserialize<'de>>(&mut self) -> Result<T, String> {
+        self.0.next_value::<T>().map_err(|e| e.to_string())
+    }
+}
+
+impl<'de, A: MapAccess<'de>> NextValue<'de> for MapValue<'_, A> {
+    fn hook(&mut self) -> Result<NamedHook, String> {
+        self.take()
+    }
+    fn groups(&mut self) -> Result<Vec<ToolGroup>, String> {
+        self.take()
+    }
+    fn handlers(&mut self) -> Result<Vec<Handler>, String> {
+        self.take()
+    }
+    fn flag(&mut self) -> Result<bool, String> {
+        self.take()
+    }
+    fn skip(&mut self) -> Result<(), String> {
+        self.take::<IgnoredAny>().map(drop)
+    }
+    fn refuse(&mut self) -> Result<(), String> {
+        self.take::<TopLevelEnabled>().map(drop)
+    }
 }
 
 struct TopLevelEnabled;
@@ -68,47 +85,65 @@ impl<'de> Deserialize<'de> for TopLevelEnabled {
 }
 
 /// The whole file: every key a hook name (`enabled` is not one).
-pub(crate) struct AntigravityFile;
+#[derive(Default)]
+pub(crate) struct AntigravityFile {
+    pub hooks: Vec<(String, NamedHook)>,
+}
 
 impl<'de> Deserialize<'de> for AntigravityFile {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        object(d, "an object of named hooks", |key, read| {
-            read(if key == "enabled" { Kind::Refused } else { Kind::Hook })
+        object(d, "an object of named hooks", |file: &mut AntigravityFile, key, value| {
+            if key == "enabled" {
+                return value.refuse();
+            }
+            file.hooks.push((key, value.hook()?));
+            Ok(())
         })
-        .map(|()| AntigravityFile)
     }
 }
 
 /// One named hook.
-struct NamedHook;
+#[derive(Default)]
+pub(crate) struct NamedHook {
+    pub enabled: Option<bool>,
+    /// Each event key the hook has (any case), in the file's order, with its items.
+    pub events: Vec<(EventSpec, Vec<Item>)>,
+}
+
+/// One item of an event's list: a tool event's group, or another event's single handler.
+pub(crate) struct Item {
+    pub matcher: Option<String>,
+    pub handlers: Vec<Handler>,
+}
 
 impl<'de> Deserialize<'de> for NamedHook {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        object(d, "a named hook (an object of events)", |key, read| match super::parse::event_of(key) {
-            _ if key == "enabled" => read(Kind::Bool),
-            Some(spec) if spec.matcher => read(Kind::Groups),
-            Some(_) => read(Kind::Handlers),
-            None => read(Kind::Any),
+        object(d, "a named hook (an object of events)", |hook: &mut NamedHook, key, value| {
+            match super::parse::event_of(&key) {
+                _ if key == "enabled" => hook.enabled = Some(value.flag()?),
+                Some(spec) if spec.matcher => {
+                    let groups = value.groups()?;
+                    let items = groups.into_iter().map(|g| Item { matcher: g.matcher, handlers: g.hooks.unwrap_or_default() });
+                    hook.events.push((spec, items.collect()));
+                }
+                Some(spec) => {
+                    let items = value.handlers()?.into_iter().map(|h| Item { matcher: None, handlers: vec![h] });
+                    hook.events.push((spec, items.collect()));
+                }
+                None => value.skip()?,
+            }
+            Ok(())
         })
-        .map(|()| NamedHook)
     }
 }
 
 /// A PreToolUse / PostToolUse group: `{matcher?: string, hooks?: [handler]}`.
-struct ToolGroup;
-
-impl<'de> Deserialize<'de> for ToolGroup {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[allow(dead_code)]
-        struct Fields {
-            #[serde(default, deserialize_with = "present")]
-            matcher: Option<String>,
-            #[serde(default, deserialize_with = "present")]
-            hooks: Option<Vec<Handler>>,
-        }
-        Fields::deserialize(d).map(|_| ToolGroup)
-    }
+#[derive(Deserialize)]
+pub(crate) struct ToolGroup {
+    #[serde(default, deserialize_with = "present")]
+    matcher: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    hooks: Option<Vec<Handler>>,
 }
 
 fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
@@ -116,7 +151,13 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 }
 
 /// One handler: `{type?: "command" | "prompt", command, prompt, model, timeout}`.
-struct Handler;
+pub(crate) struct Handler {
+    /// A prompt hook (Antigravity's own model runs it).
+    pub prompt: bool,
+    pub command: Option<String>,
+    /// Seconds.
+    pub timeout: Option<i64>,
+}
 
 impl<'de> Deserialize<'de> for Handler {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -137,12 +178,17 @@ impl<'de> Deserialize<'de> for Handler {
         {
             return Err(D::Error::custom(format!("\"{k}\" must be a string")));
         }
-        if let Some(t) = o.get("timeout") {
-            if t.as_i64().is_none_or(|n| i32::try_from(n).is_err()) {
-                return Err(D::Error::custom(format!("timeout must be a whole number of seconds (32-bit), not {t}")));
-            }
-        }
-        Ok(Handler)
+        let timeout = match o.get("timeout") {
+            None => None,
+            Some(t) => match t.as_i64().filter(|n| i32::try_from(*n).is_ok()) {
+                Some(n) => Some(n),
+                None => {
+                    return Err(D::Error::custom(format!("timeout must be a whole number of seconds (32-bit), not {t}")))
+                }
+            },
+        };
+        let command = o.get("command").and_then(Value::as_str).map(str::to_owned);
+        Ok(Handler { prompt: ty == "prompt", command, timeout })
     }
 }
 
