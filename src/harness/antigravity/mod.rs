@@ -32,6 +32,11 @@ pub(crate) static EVENTS: [EventSpec; 6] = [
     EventSpec::plain("SessionStart", E::SessionStart),
 ];
 
+/// The event of a key, matched case-insensitively.
+pub(super) fn event_of(key: &str) -> Option<EventSpec> {
+    EVENTS.iter().find(|e| e.name.eq_ignore_ascii_case(key)).copied()
+}
+
 /// The global customization file under the home folder (`agy` 1.2.x; its hooks page lists
 /// `~/.gemini/config/` beside the workspace's `.agents/`).
 const GLOBAL_FILE: &str = ".gemini/config/hooks.json";

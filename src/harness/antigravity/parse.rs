@@ -25,11 +25,6 @@ pub(crate) fn is_named_hooks(root: &Map<String, Value>) -> bool {
     inner.contains_key("enabled") || inner.values().any(has_groups)
 }
 
-/// The event of a key, matched case-insensitively.
-pub(super) fn event_of(key: &str) -> Option<EventSpec> {
-    super::EVENTS.iter().find(|e| e.name.eq_ignore_ascii_case(key)).copied()
-}
-
 /// What the file has that Antigravity discards (its errors are the type's, schema.rs).
 #[derive(Default)]
 struct Check {
@@ -62,7 +57,7 @@ impl Check {
 
     fn named(&mut self, name: &str, hook: &Value) {
         for (k, v) in hook.as_object().into_iter().flatten() {
-            match event_of(k) {
+            match super::event_of(k) {
                 _ if k == "enabled" => {}
                 Some(spec) => self.event(&format!("{name}[{k}]"), spec, v),
                 None => self.warnings.push(format!("{name}: {} is not an Antigravity event; it never fires", quote(k))),

@@ -119,7 +119,7 @@ pub(crate) struct Item {
 impl<'de> Deserialize<'de> for NamedHook {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         object(d, "a named hook (an object of events)", |hook: &mut NamedHook, key, value| {
-            match super::parse::event_of(&key) {
+            match super::event_of(&key) {
                 _ if key == "enabled" => hook.enabled = Some(value.flag()?),
                 Some(spec) if spec.matcher => {
                     let groups = value.groups()?;
