@@ -121,21 +121,6 @@ impl Matcher {
     }
 }
 
-/// Reads a `matcher` field: absent or null is none, a string is kept, anything else is the
-/// `matcher must be a string` error.
-pub(crate) fn matcher_field(o: &serde_json::Map<String, serde_json::Value>) -> Result<Option<String>, NotAString> {
-    match o.get("matcher") {
-        None | Some(serde_json::Value::Null) => Ok(None),
-        Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(NotAString),
-    }
-}
-
-/// A `matcher` that is not a string (an error, never a match-all).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("matcher must be a string")]
-pub(crate) struct NotAString;
-
 /// Compiles an optional matcher with a dialect's rule.
 pub(crate) fn compile_matcher(text: Option<&str>, style: MatcherStyle) -> Result<Matcher, InvalidRegex> {
     match text {

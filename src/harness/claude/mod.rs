@@ -12,14 +12,11 @@ use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, EnvCtx, Harness, PayloadCtx};
 use crate::vocab::{CanonicalEvent, Dialect, MatcherStyle, RunOutcome, Scope};
-use crate::harness::family::groups::GroupRules;
-use crate::harness::family::{answer, events, family_kinds, input, parse_member};
+use crate::harness::family::{answer, events, input, parse_member};
 use serde_json::{Map, Value};
 use std::path::Path;
 
 pub(crate) struct Claude;
-
-const RULES: GroupRules = GroupRules::seconds(true, true, family_kinds);
 
 /// What it is, as data.
 static DESCRIPTOR: Descriptor = Descriptor {
@@ -89,7 +86,7 @@ impl Reader for Claude {
     }
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        parse_member(ctx, RULES, root, false, sink)
+        parse_member::<schema::ClaudeFamily>(ctx, root, false, sink)
     }
 
     fn enabled_extensions(&self, root: &Map<String, Value>) -> Vec<(String, bool)> {

@@ -15,6 +15,7 @@ impl crate::harness::family::schema::Family for ClaudeFamily {
     const NAME: &'static str = "Claude";
     const KINDS: &'static [&'static str] = &["command", "http", "prompt", "agent", "mcp_tool"];
     const FULL_HANDLERS: bool = true;
+    const ENABLED_FLAG: bool = true;
     type Of = ClaudeDialect;
 }
 

@@ -8,7 +8,6 @@ mod answer;
 pub(crate) mod trust;
 
 use crate::config::{HomeDir, Candidate, FileCtx, Hook, LoadSink, Roots};
-use crate::harness::family::groups::GroupRules;
 use crate::harness::stdin::{tool_output_text, Stdin, CANONICAL_ONLY};
 use crate::harness::trust::{TrustCtx, Verdict};
 use crate::harness::Descriptor;
@@ -41,8 +40,6 @@ pub(crate) static EVENTS: [EventSpec; 14] = [
     n("PostCompact", E::CompactAfter),
     n("PreModelRequest", E::ModelBefore),
 ];
-
-const RULES: GroupRules = GroupRules::seconds(true, true, crate::harness::family::family_kinds);
 
 /// Codex's folder: `$CODEX_HOME`, else `~/.codex`.
 pub(crate) const HOME: HomeDir = HomeDir { var: "CODEX_HOME", default: ".codex" };
@@ -132,7 +129,7 @@ impl Reader for Codex {
                 h.remove("state");
             }
         }
-        crate::harness::family::parse_member(ctx, RULES, &root, self.dedicated(ctx.path), sink)
+        crate::harness::family::parse_member::<CodexFamily>(ctx, &root, self.dedicated(ctx.path), sink)
     }
 }
 
@@ -261,6 +258,7 @@ impl crate::harness::family::schema::Family for CodexFamily {
     const NAME: &'static str = "Codex";
     const KINDS: &'static [&'static str] = &["command", "http", "prompt", "agent", "mcp_tool"];
     const FULL_HANDLERS: bool = true;
+    const ENABLED_FLAG: bool = true;
     type Of = CodexDialect;
 }
 

@@ -10,13 +10,13 @@ mod answer;
 mod input;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
-use crate::harness::family::groups::{self, GroupRules};
+use crate::harness::family::groups;
 use crate::harness::tools::ToolNames;
 use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
-use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope, Severity};
+use crate::vocab::{Dialect, EventSpec, MatcherStyle, Scope, Severity};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -38,13 +38,6 @@ pub(crate) static EVENTS: [EventSpec; 9] = [
     n("Notification", E::Notice),
     n("PreCompact", E::CompactBefore),
 ];
-
-/// Droid runs only `command` hooks.
-fn kinds(ty: &str) -> Option<HandlerKind> {
-    (ty == "command").then_some(HandlerKind::Shell)
-}
-
-const RULES: GroupRules = GroupRules::seconds(false, false, kinds);
 
 /// The file Droid reads hooks from in one scope folder: the first of `hooks.json`,
 /// `hooks/hooks.json` and `settings.json` that exists (all three when none does, so a server
@@ -155,7 +148,7 @@ impl Reader for Droid {
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
         if is_settings(ctx.path) {
-            return crate::harness::family::parse_member(ctx, RULES, root, false, sink);
+            return crate::harness::family::parse_member::<DroidFamily>(ctx, root, false, sink);
         }
         if root.get("hooks").is_some_and(Value::is_object) {
             let m = "hooks: Droid reads the events at the root of hooks.json: hooks under a \"hooks\" key never run \
@@ -163,7 +156,7 @@ impl Reader for Droid {
             sink.file_diag(ctx, Severity::Error, None, m.into());
             return 0;
         }
-        groups::parse_event_map(ctx, RULES, root, sink)
+        groups::parse_event_map::<DroidFamily>(ctx, root, sink)
     }
 }
 
@@ -207,6 +200,7 @@ struct DroidFamily;
 
 impl crate::harness::family::schema::Family for DroidFamily {
     const NAME: &'static str = "Droid";
+    /// Droid runs only `command` hooks.
     const KINDS: &'static [&'static str] = &["command"];
     const FULL_HANDLERS: bool = false;
     type Of = DroidDialect;

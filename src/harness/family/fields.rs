@@ -1,47 +1,22 @@
-//! Per-hook fields of Claude-shaped entries beyond the handler: `timeout`, `onError` /
-//! `failClosed`, Claude's `if`, `async`, `asyncRewake`, `once`, `statusMessage`, `enabled`, and a
-//! worker's settings.
+//! Per-hook fields of Claude-shaped entries beyond the handler: `timeout`, `onError` and `if` as
+//! the family's file type read them (schema.rs), and what the type leaves open, read here:
+//! `failClosed`, `async`, `asyncRewake`, `once`, `statusMessage`, `enabled` and a worker's `warm`.
 
-use crate::config::if_rule::Rule;
 use crate::config::{FamilyFields, HandlerSpec};
-use crate::vocab::{HandlerKind, IfRules, OnError, Severity, WorkerSettings};
+use crate::harness::family::schema::{Family, IfRule, OnErrorWord};
+use crate::harness::schema::{given, Lenient, Positive};
+use crate::vocab::{IfRules, OnError, Severity};
 use serde_json::{Map, Value};
 
-/// What a family member's files allow beyond the shared shape.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct GroupRules {
-    /// Claude's handler rules (`http` with `allowedEnvVars`, `"worker": true`, `$ARGUMENTS`
-    /// appended to prompts): Claude and Codex.
-    pub full_handlers: bool,
-    /// Per-hook `enabled: false` (Claude, Codex, native).
-    pub enabled_flag: bool,
-    /// The `type` words the dialect accepts.
-    pub kind: fn(&str) -> Option<HandlerKind>,
-    /// A `timeout` at or above this is milliseconds, below it seconds (Qwen Code keeps the
-    /// millisecond timeouts its files had before it switched to seconds); `None`: always seconds.
-    pub millis_from: Option<f64>,
-}
-
-impl GroupRules {
-    /// The family's rules for a dialect whose `timeout` is always seconds.
-    pub(crate) const fn seconds(
-        full_handlers: bool,
-        enabled_flag: bool,
-        kind: fn(&str) -> Option<HandlerKind>,
-    ) -> Self {
-        GroupRules { full_handlers, enabled_flag, kind, millis_from: None }
-    }
-}
-
-/// Reads `if`, `async`, `asyncRewake`, `once` and `statusMessage`.
+/// Reads `if` (as the type read it), `async`, `asyncRewake`, `once` and `statusMessage`.
 pub(crate) fn family(
     if_rules: IfRules,
     handler: &HandlerSpec,
-    obj: Option<&Map<String, Value>>,
-    diag: &mut impl FnMut(Severity, &str),
+    if_rule: Option<&IfRule>,
+    o: &Map<String, Value>,
+    diag: &mut dyn FnMut(Severity, &str),
 ) -> FamilyFields {
     let mut f = FamilyFields::default();
-    let Some(o) = obj else { return f };
     let flag = |k: &str, diag: &mut dyn FnMut(Severity, &str)| match o.get(k) {
         None | Some(Value::Null) => false,
         Some(Value::Bool(b)) => *b,
@@ -50,20 +25,17 @@ pub(crate) fn family(
             false
         }
     };
-    match o.get("if") {
-        None | Some(Value::Null) => {}
+    match if_rule {
+        None => {}
         Some(_) if if_rules == IfRules::Ignore => {
             diag(Severity::Warning, "\"if\" filters are not evaluated; this hook runs whenever the matcher matches")
         }
-        Some(Value::String(rule)) => {
-            f.if_text = Some(rule.clone());
-            match Rule::parse(rule) {
-                Ok(r) => f.if_rule = Some(r),
-                Err(e) => diag(Severity::Error, &format!("{e}; the hook runs on every matching tool call")),
+        Some(r) => {
+            f.if_text = r.text.clone();
+            match &r.parsed {
+                Ok(rule) => f.if_rule = Some(rule.clone()),
+                Err(why) => diag(Severity::Error, why),
             }
-        }
-        Some(_) => {
-            diag(Severity::Error, "if must be a permission rule string; the hook runs on every matching tool call")
         }
     }
     f.async_rewake = flag("asyncRewake", diag);
@@ -83,8 +55,8 @@ pub(crate) fn family(
 }
 
 /// `enabled: false` keeps a hook loaded and listed but never run.
-pub(crate) fn enabled(obj: Option<&Map<String, Value>>, diag: &mut impl FnMut(Severity, &str)) -> bool {
-    match obj.and_then(|o| o.get("enabled")) {
+pub(crate) fn enabled(o: &Map<String, Value>, diag: &mut dyn FnMut(Severity, &str)) -> bool {
+    match o.get("enabled") {
         None | Some(Value::Null) => true,
         Some(Value::Bool(b)) => *b,
         Some(_) => {
@@ -94,68 +66,29 @@ pub(crate) fn enabled(obj: Option<&Map<String, Value>>, diag: &mut impl FnMut(Se
     }
 }
 
-/// A worker's `maxInFlight`, `idleTimeout` (seconds) and `warm`; invalid values are reported
-/// and the defaults kept.
-pub(crate) fn worker_settings(o: &Map<String, Value>, diag: &mut dyn FnMut(Severity, &str)) -> WorkerSettings {
-    let mut w = WorkerSettings::default();
-    match o.get("maxInFlight") {
-        None | Some(Value::Null) => {}
-        Some(v) => match v.as_u64().filter(|n| (1..=10_000).contains(n)) {
-            Some(n) => w.max_in_flight = n as usize,
-            None => diag(Severity::Error, "maxInFlight must be a whole number from 1 to 10000"),
-        },
-    }
-    match o.get("idleTimeout") {
-        None | Some(Value::Null) => {}
-        Some(v) => match v.as_f64().filter(|n| n.is_finite() && *n > 0.0) {
-            Some(n) => w.idle_timeout = n,
-            None => diag(Severity::Error, "idleTimeout must be a positive number of seconds"),
-        },
-    }
+/// A worker's `warm` (`None`: left out, or not a boolean and reported).
+pub(crate) fn warm(o: &Map<String, Value>, diag: &mut dyn FnMut(Severity, &str)) -> Option<bool> {
     match o.get("warm") {
-        None | Some(Value::Null) => {}
-        Some(Value::Bool(b)) => w.warm = *b,
-        Some(_) => diag(Severity::Warning, "warm must be true or false; ignored"),
-    }
-    w
-}
-
-/// Per-hook `timeout` in seconds (milliseconds from `millis_from` on); invalid values are
-/// reported and ignored.
-pub(crate) fn timeout(
-    o: Option<&Map<String, Value>>,
-    millis_from: Option<f64>,
-    diag: &mut dyn FnMut(Severity, &str),
-) -> Option<f64> {
-    let v = o?.get("timeout")?;
-    match v.as_f64() {
-        Some(t) if t > 0.0 && t.is_finite() && millis_from.is_some_and(|m| t >= m) => Some(t / 1000.0),
-        Some(t) if t > 0.0 && t.is_finite() => Some(t),
-        _ if v.is_null() => None,
-        _ => {
-            diag(Severity::Error, "timeout must be a positive number of seconds");
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(b)) => Some(*b),
+        Some(_) => {
+            diag(Severity::Warning, "warm must be true or false; ignored");
             None
         }
     }
 }
 
+/// Per-hook `timeout` in seconds (milliseconds from the family member's `MILLIS_FROM` on).
+pub(crate) fn timeout<F: Family>(t: &Option<Lenient<Positive>>) -> Option<f64> {
+    let t = given(t)?.0;
+    Some(if F::MILLIS_FROM.is_some_and(|m| t >= m) { t / 1000.0 } else { t })
+}
+
 /// Per-hook `onError`, with `failClosed` / `fail_closed` meaning `block`.
-pub(crate) fn on_error(o: Option<&Map<String, Value>>, diag: &mut dyn FnMut(Severity, &str)) -> Option<OnError> {
-    let o = o?;
+pub(crate) fn on_error(declared: &Option<Lenient<OnErrorWord>>, o: &Map<String, Value>) -> Option<OnError> {
     let fail_closed = ["failClosed", "fail_closed"].iter().any(|k| o.get(*k) == Some(&Value::Bool(true)));
-    let declared = match o.get("onError") {
-        None | Some(Value::Null) => None,
-        Some(v) => match v.as_str().and_then(OnError::parse) {
-            Some(e) => Some(e),
-            None => {
-                diag(Severity::Error, "onError must be one of ignore/warn/block");
-                None
-            }
-        },
-    };
-    if fail_closed {
-        Some(OnError::Block)
-    } else {
-        declared
+    match fail_closed {
+        true => Some(OnError::Block),
+        false => given(declared).map(|w| w.policy()),
     }
 }

@@ -16,27 +16,20 @@ pub(crate) mod reply;
 pub(crate) mod schema;
 
 use crate::config::{FileCtx, LoadSink};
-use crate::vocab::HandlerKind;
-use groups::GroupRules;
+use schema::Family;
 use serde_json::{Map, Value};
-
-/// The types Claude and Codex files accept.
-pub(crate) fn family_kinds(ty: &str) -> Option<HandlerKind> {
-    matches!(ty, "command" | "http" | "prompt" | "agent" | "mcp_tool").then(|| HandlerKind::from_type(ty)).flatten()
-}
 
 /// Reads the `hooks` member of a family file (`member` names it in diagnostics): an object of
 /// events, missing (an error only in a dedicated hooks file without `disableAllHooks`), or wrong.
-pub(crate) fn parse_member(
+pub(crate) fn parse_member<F: Family>(
     ctx: &FileCtx,
-    rules: GroupRules,
     root: &Map<String, Value>,
     dedicated: bool,
     sink: &mut LoadSink,
 ) -> usize {
     let member = ctx.member;
     match root.get(member) {
-        Some(Value::Object(map)) => groups::parse_event_map(ctx, rules, map, sink),
+        Some(Value::Object(map)) => groups::parse_event_map::<F>(ctx, map, sink),
         None | Some(Value::Null) => {
             if dedicated && root.get("disableAllHooks").and_then(Value::as_bool).is_none() {
                 sink.file_diag(ctx, crate::vocab::Severity::Error, None, format!("config has no \"{member}\" object"));

@@ -8,12 +8,11 @@
 mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
-use crate::harness::family::groups::GroupRules;
 use crate::harness::family::input::{fill_base, Base};
 use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, Harness, NameClaim, PayloadCtx};
-use crate::vocab::{CanonicalEvent, Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
+use crate::vocab::{CanonicalEvent, Dialect, EventSpec, MatcherStyle, Scope};
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -42,8 +41,6 @@ pub(crate) static EVENTS: [EventSpec; CanonicalEvent::COUNT + FAMILY_EVENTS] = {
 fn family_named(name: &str) -> bool {
     !name.contains(':')
 }
-
-const RULES: GroupRules = GroupRules::seconds(false, true, HandlerKind::from_type);
 
 /// What it is, as data.
 static DESCRIPTOR: Descriptor = Descriptor {
@@ -111,7 +108,7 @@ impl Reader for Native {
     }
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        crate::harness::family::parse_member(ctx, RULES, root, true, sink)
+        crate::harness::family::parse_member::<schema::NativeFamily>(ctx, root, true, sink)
     }
 
     /// The member holding the events: `events`, or `hooks` in a file that has that instead.

@@ -17,6 +17,7 @@ impl Family for NativeFamily {
         "command", "shell", "http", "webhook", "prompt", "oracle", "agent", "subagent", "proxy", "mcp_tool", "worker",
     ];
     const FULL_HANDLERS: bool = false;
+    const ENABLED_FLAG: bool = true;
     type Of = NativeDialect;
 }
 

@@ -5,13 +5,12 @@
 mod schema;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
-use crate::harness::family::groups::GroupRules;
 use crate::harness::family::input::{shaped, Base};
 use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{Discovery, Harness, NameClaim, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
-use crate::vocab::{Dialect, EventSpec, HandlerKind, MatcherStyle, Scope};
+use crate::vocab::{Dialect, EventSpec, MatcherStyle, Scope};
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -37,12 +36,6 @@ pub(crate) static EVENTS: [EventSpec; 14] = [
     n("file.watcher.updated", E::FileChange),
     n("session.compacted", E::CompactAfter),
 ];
-
-fn kinds(ty: &str) -> Option<HandlerKind> {
-    matches!(ty, "command" | "http" | "subagent").then(|| HandlerKind::from_type(ty)).flatten()
-}
-
-const RULES: GroupRules = GroupRules::seconds(false, false, kinds);
 
 /// What it is, as data.
 static DESCRIPTOR: Descriptor = Descriptor {
@@ -101,7 +94,7 @@ impl Reader for Opencode {
     }
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        crate::harness::family::parse_member(ctx, RULES, root, false, sink)
+        crate::harness::family::parse_member::<schema::OpencodeFamily>(ctx, root, false, sink)
     }
 }
 

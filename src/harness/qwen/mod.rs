@@ -8,13 +8,12 @@
 mod input;
 
 use crate::config::{Candidate, FileCtx, LoadSink, Roots};
-use crate::harness::family::groups::GroupRules;
 use crate::harness::tools::ToolNames;
 use crate::harness::Descriptor;
 use crate::harness::parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
 use crate::harness::{EnvCtx, Harness, PayloadCtx};
 use crate::vocab::CanonicalEvent as E;
-use crate::vocab::{Answer, Dialect, EventSpec, HandlerKind, MatcherStyle, RunOutcome, Scope, Shell, ToolResult};
+use crate::vocab::{Answer, Dialect, EventSpec, MatcherStyle, RunOutcome, Scope, Shell, ToolResult};
 use serde_json::{Map, Value};
 use std::path::Path;
 
@@ -49,14 +48,6 @@ pub(crate) static EVENTS: [EventSpec; 21] = [
     n("TodoCreated", E::TaskCreate),
     n("TodoCompleted", E::TaskComplete),
 ];
-
-/// The types a Qwen Code settings file may declare (`function` hooks exist only in a session).
-fn kinds(ty: &str) -> Option<HandlerKind> {
-    matches!(ty, "command" | "http" | "prompt").then(|| HandlerKind::from_type(ty)).flatten()
-}
-
-/// A timeout of 1000 or more is milliseconds (`LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`).
-const RULES: GroupRules = GroupRules { millis_from: Some(1000.0), ..GroupRules::seconds(false, false, kinds) };
 
 /// Qwen's names of the tools Claude Code names so (the first is the one its hooks read
 /// and `convert` writes).
@@ -146,7 +137,7 @@ impl Reader for Qwen {
     }
 
     fn parse(&self, ctx: &FileCtx, root: &Map<String, Value>, sink: &mut LoadSink) -> usize {
-        crate::harness::family::parse_member(ctx, RULES, root, false, sink)
+        crate::harness::family::parse_member::<QwenFamily>(ctx, root, false, sink)
     }
 }
 
@@ -218,8 +209,11 @@ struct QwenFamily;
 
 impl crate::harness::family::schema::Family for QwenFamily {
     const NAME: &'static str = "Qwen";
+    /// The types a Qwen Code settings file may declare (`function` hooks exist only in a session).
     const KINDS: &'static [&'static str] = &["command", "http", "prompt"];
     const FULL_HANDLERS: bool = false;
+    /// A timeout of 1000 or more is milliseconds (`LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`).
+    const MILLIS_FROM: Option<f64> = Some(1000.0);
     type Of = QwenDialect;
 }
 

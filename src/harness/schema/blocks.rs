@@ -170,14 +170,9 @@ pub(crate) fn render_path(path: &serde_path_to_error::Path) -> String {
     s
 }
 
-/// Reads a value as `T` inside another type's check, naming the field in the message (for
-/// entries whose shape depends on a field, such as `type`).
-pub(crate) fn check_as<T: serde::de::DeserializeOwned, E: serde::de::Error>(v: &Value) -> Result<(), E> {
-    read_in::<T, E>(v).map(|_| ())
-}
-
-/// [`check_as`], keeping what was read; a loader's reading (reading.rs) gets the field type's
-/// own words, which name the field already.
+/// Reads a value as `T` inside another type's reading, naming the field in the message (for
+/// entries whose shape depends on a field, such as `type`); a loader's reading (reading.rs) gets
+/// the field type's own words, which name the field already.
 pub(crate) fn read_in<T: serde::de::DeserializeOwned, E: serde::de::Error>(v: &Value) -> Result<T, E> {
     crate::harness::schema::read_as::<T>(v).map_err(|e| {
         let path = e.path().to_string();

@@ -2,8 +2,8 @@
 //! come from one Rust type per file shape (in each harness folder): `schemars` writes the
 //! schema (draft 2020-12) and `serde` reads a file with the same type, so an editor validating
 //! with the schema and hookrt validating with the type say the same thing. Loaders read their
-//! entries through the same type, leniently (reading.rs); those that still walk the JSON
-//! themselves are held to it by a property test (tests/it/schema.rs).
+//! entries through the same type (leniently, reading.rs) and make their hooks from what it read;
+//! a property test (tests/it/schema.rs) still holds the two to each other on generated files.
 
 mod blocks;
 mod event_map;

@@ -197,12 +197,21 @@ pub(crate) fn env_of(env: &Option<Lenient<OrderedStrings>>, subst: &Substitution
 /// The hook entries of a matcher group. `hookrt validate` reads each as `T` (any wrong entry
 /// refuses the file); a loader keeps them as they are and reads each through `T` itself, so one
 /// wrong entry drops that entry, not its group. Its JSON Schema is `Vec<T>`'s.
-pub(crate) struct Entries<T>(Vec<Value>, PhantomData<T>);
+pub(crate) struct Entries<T> {
+    values: Vec<Value>,
+    len: usize,
+    of: PhantomData<T>,
+}
 
 impl<T> Entries<T> {
     /// The entries as the file has them (empty outside a loader's reading).
     pub(crate) fn values(&self) -> &[Value] {
-        &self.0
+        &self.values
+    }
+
+    /// Whether there are none (in either reading).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }
 
@@ -213,9 +222,11 @@ impl<T> Expected for Entries<T> {
 impl<'de, T: DeserializeOwned> Deserialize<'de> for Entries<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         if is_lenient() {
-            return Vec::<Value>::deserialize(d).map(|v| Entries(v, PhantomData));
+            let values = Vec::<Value>::deserialize(d)?;
+            return Ok(Entries { len: values.len(), values, of: PhantomData });
         }
-        Vec::<T>::deserialize(d).map(|_| Entries(Vec::new(), PhantomData))
+        let read = Vec::<T>::deserialize(d)?;
+        Ok(Entries { values: Vec::new(), len: read.len(), of: PhantomData })
     }
 }
 
