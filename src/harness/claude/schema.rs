@@ -1,9 +1,6 @@
 //! Claude Code's `settings.json` type, from which `hookrt schema claude` is generated: the
 //! family's matcher groups under Claude's event names.
 
-// The fields exist to be checked and described, never read back.
-#![allow(dead_code)]
-
 use crate::vocab::Dialect;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -68,6 +65,9 @@ crate::harness::family::schema::events_object!(
 #[derive(Deserialize, JsonSchema)]
 #[schemars(title = "Claude Code settings (hooks)")]
 pub(crate) struct ClaudeSettings {
+    // Checked and described; the loader walks the events itself (unknown ones are warned about)
+    // and reads each group through `Group`.
+    #[allow(dead_code)]
     hooks: Option<ClaudeEvents>,
 }
 

@@ -1,9 +1,6 @@
 //! hookrt's own file type: `{"version": 1, "events": {…}}` (or `hooks` in place of `events`) with
 //! canonical event names and every handler type and alias, Claude's group shape.
 
-// The fields exist to be checked and described, never read back.
-#![allow(dead_code)]
-
 use crate::harness::family::schema::{Family, Group};
 use crate::harness::schema::{dialect_marker, Dedicated, EventMap, FileSchema, HooksKey, MemberName, When};
 use crate::vocab::Dialect;

@@ -1,9 +1,6 @@
 //! opencode's file type: `opencode.json(c)` with a `hooks` object of opencode's dotted event
 //! names, Claude's group shape, `command`, `http` and `subagent` handlers, regex matchers.
 
-// The fields exist to be checked and described, never read back.
-#![allow(dead_code)]
-
 use crate::harness::family::schema::{Family, Group};
 use crate::harness::schema::{dialect_marker, EventMap};
 use crate::vocab::Dialect;
@@ -25,5 +22,8 @@ dialect_marker!(OpencodeDialect, Dialect::Opencode);
 #[derive(Deserialize, JsonSchema)]
 #[schemars(title = "opencode config (hooks)")]
 pub(crate) struct OpencodeConfig {
+    // Checked and described; the loader walks the events itself (unknown ones are warned about)
+    // and reads each group through `Group`.
+    #[allow(dead_code)]
     hooks: Option<EventMap<OpencodeDialect, Group<OpencodeFamily>>>,
 }
