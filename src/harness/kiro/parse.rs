@@ -2,7 +2,7 @@
 //! enabled}]}`. A file without `"version": "v1"` (the IDE's older `when`/`then` files share the
 //! folder) is reported and skipped; each bad entry is reported and dropped.
 
-use crate::config::matcher::{compile_matcher, Matcher};
+use crate::config::matcher::Matcher;
 use crate::config::{entry, FileCtx, LoadSink};
 use crate::vocab::text::quote;
 use crate::vocab::Severity;
@@ -64,14 +64,7 @@ fn entry_of(ctx: &FileCtx, i: usize, e: KiroEntry, sink: &mut LoadSink) -> bool 
         }
     };
     // Empty means everything.
-    let matcher_text = e.matcher.map(|p| p.0).filter(|m| !m.is_empty());
-    let matcher = match compile_matcher(matcher_text.as_deref(), ctx.style) {
-        Ok(m) => m,
-        Err(err) => {
-            sink.file_diag(ctx, Severity::Error, Some(&trigger), format!("hooks[{i}].matcher: {err}"));
-            return false;
-        }
-    };
+    let (matcher_text, matcher) = e.matcher.map_or((None, Matcher::All), |p| (p.text, p.matcher));
     let mut h = entry::hook(
         ctx,
         spec.name,

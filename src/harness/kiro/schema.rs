@@ -1,7 +1,9 @@
 //! The type of a Kiro v1 hook file: what the loader reads each entry through (parse.rs) and the
 //! JSON Schema `hookrt schema` writes.
 
+use crate::config::matcher::{compile_matcher, Matcher};
 use crate::harness::schema::{checked_scalar, ok_if, NonBlank, NonEmpty, Positive};
+use crate::vocab::MatcherStyle;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
@@ -31,16 +33,27 @@ impl Trigger {
     }
 }
 
-checked_scalar! {
-    /// A regular expression on a tool name or a file path.
-    pub(super) struct Pattern: String as "Pattern",
-    |s| crate::config::matcher::compile_matcher(
-        Some(s.as_str()).filter(|s| !s.is_empty()),
-        crate::vocab::MatcherStyle::Regex,
-    )
-    .map(|_| ())
-    .map_err(|e| e.to_string()),
-    {"type": "string", "format": "regex"}
+/// A regular expression on a tool name or a file path, compiled (empty: every name).
+pub(super) struct Pattern {
+    pub text: Option<String>,
+    pub matcher: Matcher,
+}
+
+impl<'de> Deserialize<'de> for Pattern {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = Some(String::deserialize(d)?).filter(|s| !s.is_empty());
+        let matcher = compile_matcher(text.as_deref(), MatcherStyle::Regex).map_err(D::Error::custom)?;
+        Ok(Pattern { text, matcher })
+    }
+}
+
+impl JsonSchema for Pattern {
+    fn schema_name() -> Cow<'static, str> {
+        "Pattern".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string", "format": "regex"})
+    }
 }
 
 /// `{"type": "command", "command"}` or `{"type": "agent", "prompt"}`.

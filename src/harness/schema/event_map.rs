@@ -76,8 +76,7 @@ pub(crate) struct DialectMatcher<D>(pub String, PhantomData<D>);
 
 impl<'de, D: OfDialect> Deserialize<'de> for DialectMatcher<D> {
     fn deserialize<De: Deserializer<'de>>(d: De) -> Result<Self, De::Error> {
-        let s = String::deserialize(d)
-            .map_err(|e| crate::harness::schema::loader_says(e, Some(|key| format!("{key} must be a string"))))?;
+        let crate::harness::schema::Must(s) = crate::harness::schema::Must::<String>::deserialize(d)?;
         if crate::harness::schema::is_lenient() {
             return Ok(DialectMatcher(s, PhantomData));
         }
