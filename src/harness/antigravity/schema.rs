@@ -10,71 +10,6 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
 
-/// Reads an object key by key with `each`, which reads the key's value from the map into `T`.
-fn object<'de, D, T>(d: D, what: &'static str, each: EachKey<'de, T>) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Default,
-{
-    struct V<'de, T>(EachKey<'de, T>, &'static str);
-    impl<'de, T: Default> Visitor<'de> for V<'de, T> {
-        type Value = T;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str(self.1)
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
-            let mut out = T::default();
-            while let Some(key) = map.next_key::<String>()? {
-                (self.0)(&mut out, key, &mut MapValue(&mut map)).map_err(A::Error::custom)?;
-            }
-            Ok(out)
-        }
-    }
-    d.deserialize_map(V(each, what))
-}
-
-/// What reads one key's value into the object being built.
-type EachKey<'de, T> = fn(&mut T, String, &mut dyn NextValue<'de>) -> Result<(), String>;
-
-/// The value of the key at hand, read as one of the file's parts.
-trait NextValue<'de> {
-    fn hook(&mut self) -> Result<NamedHook, String>;
-    fn groups(&mut self) -> Result<Vec<ToolGroup>, String>;
-    fn handlers(&mut self) -> Result<Vec<Handler>, String>;
-    fn flag(&mut self) -> Result<bool, String>;
-    fn skip(&mut self) -> Result<(), String>;
-    fn refuse(&mut self) -> Result<(), String>;
-}
-
-struct MapValue<'a, A>(&'a mut A);
-
-impl<'de, A: MapAccess<'de>> MapValue<'_, A> {
-    fn take<T: Deserialize<'de>>(&mut self) -> Result<T, String> {
-        self.0.next_value::<T>().map_err(|e| e.to_string())
-    }
-}
-
-impl<'de, A: MapAccess<'de>> NextValue<'de> for MapValue<'_, A> {
-    fn hook(&mut self) -> Result<NamedHook, String> {
-        self.take()
-    }
-    fn groups(&mut self) -> Result<Vec<ToolGroup>, String> {
-        self.take()
-    }
-    fn handlers(&mut self) -> Result<Vec<Handler>, String> {
-        self.take()
-    }
-    fn flag(&mut self) -> Result<bool, String> {
-        self.take()
-    }
-    fn skip(&mut self) -> Result<(), String> {
-        self.take::<IgnoredAny>().map(drop)
-    }
-    fn refuse(&mut self) -> Result<(), String> {
-        self.take::<TopLevelEnabled>().map(drop)
-    }
-}
-
 struct TopLevelEnabled;
 
 impl<'de> Deserialize<'de> for TopLevelEnabled {
@@ -85,20 +20,32 @@ impl<'de> Deserialize<'de> for TopLevelEnabled {
 }
 
 /// The whole file: every key a hook name (`enabled` is not one).
-#[derive(Default)]
 pub(crate) struct AntigravityFile {
     pub hooks: Vec<(String, NamedHook)>,
 }
 
 impl<'de> Deserialize<'de> for AntigravityFile {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        object(d, "an object of named hooks", |file: &mut AntigravityFile, key, value| {
-            if key == "enabled" {
-                return value.refuse();
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = AntigravityFile;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object of named hooks")
             }
-            file.hooks.push((key, value.hook()?));
-            Ok(())
-        })
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AntigravityFile, A::Error> {
+                let mut hooks = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if key == "enabled" {
+                        map.next_value::<TopLevelEnabled>()?;
+                    } else {
+                        let hook = map.next_value::<NamedHook>()?;
+                        hooks.push((key, hook));
+                    }
+                }
+                Ok(AntigravityFile { hooks })
+            }
+        }
+        d.deserialize_map(V)
     }
 }
 
@@ -118,22 +65,36 @@ pub(crate) struct Item {
 
 impl<'de> Deserialize<'de> for NamedHook {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        object(d, "a named hook (an object of events)", |hook: &mut NamedHook, key, value| {
-            match super::event_of(&key) {
-                _ if key == "enabled" => hook.enabled = Some(value.flag()?),
-                Some(spec) if spec.matcher => {
-                    let groups = value.groups()?;
-                    let items = groups.into_iter().map(|g| Item { matcher: g.matcher, handlers: g.hooks.unwrap_or_default() });
-                    hook.events.push((spec, items.collect()));
-                }
-                Some(spec) => {
-                    let items = value.handlers()?.into_iter().map(|h| Item { matcher: None, handlers: vec![h] });
-                    hook.events.push((spec, items.collect()));
-                }
-                None => value.skip()?,
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = NamedHook;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a named hook (an object of events)")
             }
-            Ok(())
-        })
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<NamedHook, A::Error> {
+                let mut hook = NamedHook::default();
+                while let Some(key) = map.next_key::<String>()? {
+                    match super::event_of(&key) {
+                        _ if key == "enabled" => hook.enabled = Some(map.next_value()?),
+                        Some(spec) if spec.matcher => {
+                            let groups: Vec<ToolGroup> = map.next_value()?;
+                            let items = groups.into_iter().map(|g| Item { matcher: g.matcher, handlers: g.hooks.unwrap_or_default() });
+                            hook.events.push((spec, items.collect()));
+                        }
+                        Some(spec) => {
+                            let handlers: Vec<Handler> = map.next_value()?;
+                            let items = handlers.into_iter().map(|h| Item { matcher: None, handlers: vec![h] });
+                            hook.events.push((spec, items.collect()));
+                        }
+                        None => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(hook)
+            }
+        }
+        d.deserialize_map(V)
     }
 }
 

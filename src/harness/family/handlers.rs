@@ -4,12 +4,12 @@
 
 use crate::config::{HandlerSpec, Substitutions};
 use crate::harness::family::fields::warm;
-use crate::harness::family::schema::{Family, Read, StringMap};
+use crate::harness::family::schema::{EnvOrHeaders, Family, Read};
 use crate::harness::schema::{given, Lenient, Must};
 use crate::vocab::{Severity, WorkerSettings};
 use serde_json::{Map, Value};
 
-fn strings(m: &Option<Lenient<StringMap>>) -> Vec<(String, String)> {
+fn strings(m: &Option<Lenient<EnvOrHeaders>>) -> Vec<(String, String)> {
     given(m).map(|m| m.0 .0.clone()).unwrap_or_default()
 }
 

@@ -7,8 +7,8 @@
 
 use crate::config::if_rule::Rule;
 use crate::harness::schema::{
-    checked_scalar, is_lenient, loader_says, ok_if, read_in, schema_as, DialectMatcher, Entries, Expected, Lenient,
-    Must, NonBlank, OfDialect, OrderedStrings, Positive,
+    called, checked_scalar, is_lenient, loader_says, ok_if, read_in, DialectMatcher, Entries, Expected, Lenient, Must,
+    NonBlank, OfDialect, OrderedStrings, Positive,
 };
 use crate::vocab::text::quote;
 use crate::vocab::{HandlerKind, OnError};
@@ -133,35 +133,14 @@ impl JsonSchema for IfRule {
     }
 }
 
-/// An `env` or `headers` object of strings, in the file's order (the family calls it "a string
-/// map").
-pub(crate) struct StringMap(pub OrderedStrings);
-
-impl<'de> Deserialize<'de> for StringMap {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        OrderedStrings::deserialize(d).map(StringMap)
-    }
+called! {
+    /// An `env` or `headers` object of strings, in the file's order.
+    pub(crate) struct EnvOrHeaders(OrderedStrings), expected "a string map"
 }
 
-schema_as!(StringMap, OrderedStrings);
-
-impl Expected for StringMap {
-    const EXPECTED: &'static str = "a string map";
-}
-
-/// `allowedEnvVars`: the variables an `http` hook's headers may name.
-pub(crate) struct VarNames(pub Vec<String>);
-
-impl<'de> Deserialize<'de> for VarNames {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Vec::<String>::deserialize(d).map(VarNames)
-    }
-}
-
-schema_as!(VarNames, Vec<String>);
-
-impl Expected for VarNames {
-    const EXPECTED: &'static str = "an array of variable names";
+called! {
+    /// `allowedEnvVars`: the variables an `http` hook's headers may name.
+    pub(crate) struct VarNames(Vec<String>), expected "an array of variable names"
 }
 
 impl Expected for Map<String, Value> {
@@ -173,7 +152,7 @@ hook_type! {
     struct CommandHook {
         command: NonBlank,
         args: Option<Must<Vec<String>>>,
-        env: Option<Lenient<StringMap>>,
+        env: Option<Lenient<EnvOrHeaders>>,
     }
 }
 
@@ -183,7 +162,7 @@ hook_type! {
     struct WorkerHook {
         command: NonBlank,
         args: Option<Must<Vec<String>>>,
-        env: Option<Lenient<StringMap>>,
+        env: Option<Lenient<EnvOrHeaders>>,
         #[serde(rename = "maxInFlight")]
         max_in_flight: Option<Lenient<InFlight>>,
         /// Seconds.
@@ -207,7 +186,7 @@ hook_type! {
     /// `type: "http"` with Claude's rules.
     struct HttpHook {
         url: HttpUrl,
-        headers: Option<Lenient<StringMap>>,
+        headers: Option<Lenient<EnvOrHeaders>>,
         #[serde(rename = "allowedEnvVars")]
         allowed_env_vars: Option<Lenient<VarNames>>,
     }
@@ -217,7 +196,7 @@ hook_type! {
     /// `type: "http"` elsewhere: any URL.
     struct WebhookHook {
         url: NonBlank,
-        headers: Option<Lenient<StringMap>>,
+        headers: Option<Lenient<EnvOrHeaders>>,
     }
 }
 
@@ -230,19 +209,13 @@ hook_type! {
     }
 }
 
-/// An mcp_tool hook's `server` or `tool`.
-pub(crate) struct McpName(pub NonBlank);
-
-/// What a loader says when either is wrong or left out.
+/// What a loader says when an mcp_tool hook's `server` or `tool` is wrong or left out.
 const MCP_NEEDS: &str = "mcp_tool hooks need server and tool";
 
-impl<'de> Deserialize<'de> for McpName {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        NonBlank::deserialize(d).map(McpName).map_err(|e| loader_says(e, Some(|_| MCP_NEEDS.to_owned())))
-    }
+called! {
+    /// An mcp_tool hook's `server` or `tool`.
+    pub(crate) struct McpName(NonBlank), says MCP_NEEDS
 }
-
-schema_as!(McpName, NonBlank);
 
 hook_type! {
     /// `type: "prompt"`: an LLM check.
@@ -256,21 +229,14 @@ hook_type! {
     struct AgentHook {
         prompt: NonBlank,
         command: Option<AgentCommand>,
-        env: Option<Lenient<StringMap>>,
+        env: Option<Lenient<EnvOrHeaders>>,
     }
 }
 
-/// An agent hook's own runner command: when given, not blank.
-pub(crate) struct AgentCommand(pub NonBlank);
-
-impl<'de> Deserialize<'de> for AgentCommand {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let says = |_: &str| "command must not be empty".to_owned();
-        NonBlank::deserialize(d).map(AgentCommand).map_err(|e| loader_says(e, Some(says)))
-    }
+called! {
+    /// An agent hook's own runner command: when given, not blank.
+    pub(crate) struct AgentCommand(NonBlank), says "command must not be empty"
 }
-
-schema_as!(AgentCommand, NonBlank);
 
 /// An `http://` or `https://` URL (trimmed).
 pub(crate) struct HttpUrl(pub String);

@@ -4,28 +4,21 @@
 //! `enabled: false` nothing runs and nothing else is checked.
 
 use crate::harness::schema::{
-    dialect_marker, loader_says, schema_as, CommandOnly, Entries, EventMap, FileSchema, Lenient, Must, NonBlank,
+    called, dialect_marker, CommandOnly, Entries, EventMap, FileSchema, Lenient, Must, NonBlank,
     OrderedStrings, PositiveMs, When,
 };
 use crate::vocab::Dialect;
 use schemars::JsonSchema;
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 dialect_marker!(GeminiDialect, Dialect::Gemini);
 
-/// `type`, which may only say `command` (a [`CommandOnly`] in Gemini's own words).
-#[derive(Default)]
-struct GeminiType;
-
-impl<'de> Deserialize<'de> for GeminiType {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let says = |_: &str| "only type \"command\" hooks exist in Gemini CLI".to_owned();
-        CommandOnly::deserialize(d).map(|_| GeminiType).map_err(|e| loader_says(e, Some(says)))
-    }
+called! {
+    /// `type`, which may only say `command` (a [`CommandOnly`] in Gemini's own words).
+    #[derive(Default)]
+    struct GeminiType(CommandOnly), says "only type \"command\" hooks exist in Gemini CLI"
 }
-
-schema_as!(GeminiType, CommandOnly);
 
 /// One hook of a group: a command (the only type Gemini CLI has).
 #[derive(Deserialize, JsonSchema)]

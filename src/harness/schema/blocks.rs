@@ -64,6 +64,44 @@ macro_rules! schema_as {
 }
 pub(crate) use schema_as;
 
+/// Declares a field type read and described as another, in a loader's own words: `expected`
+/// completes "{key} must be …" (where `Lenient` or `Must` reads it), `says` replaces the whole
+/// message when the value is wrong.
+macro_rules! called {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident($of:ty), expected $words:literal) => {
+        $(#[$attr])*
+        $vis struct $name(pub $of);
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                <$of as serde::Deserialize>::deserialize(d).map($name)
+            }
+        }
+
+        crate::harness::schema::schema_as!($name, $of);
+
+        impl crate::harness::schema::Expected for $name {
+            const EXPECTED: &'static str = $words;
+        }
+    };
+    ($(#[$attr:meta])* $vis:vis struct $name:ident($of:ty), says $says:expr) => {
+        $(#[$attr])*
+        // The value, for the loaders that read it (some types are only checked).
+        $vis struct $name(#[allow(dead_code)] pub $of);
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                <$of as serde::Deserialize>::deserialize(d)
+                    .map($name)
+                    .map_err(|e| crate::harness::schema::loader_says(e, Some(|_| $says.to_owned())))
+            }
+        }
+
+        crate::harness::schema::schema_as!($name, $of);
+    };
+}
+pub(crate) use called;
+
 /// `Ok` when `holds`, else `message`: the usual check of [`checked_scalar!`].
 pub(crate) fn ok_if(holds: bool, message: &str) -> Result<(), String> {
     if holds {
@@ -94,16 +132,11 @@ impl crate::harness::schema::Expected for Positive {
     const EXPECTED: &'static str = "a positive number of seconds";
 }
 
-/// A positive number of milliseconds: a [`Positive`] (one check, one schema) that a loader
-/// calls milliseconds.
-#[derive(Debug, Clone, serde::Deserialize)]
-#[serde(transparent)]
-pub(crate) struct PositiveMs(pub Positive);
-
-schema_as!(PositiveMs, Positive);
-
-impl crate::harness::schema::Expected for PositiveMs {
-    const EXPECTED: &'static str = "a positive number of milliseconds";
+called! {
+    /// A positive number of milliseconds: a [`Positive`] (one check, one schema) that a loader
+    /// calls milliseconds.
+    #[derive(Debug, Clone)]
+    pub(crate) struct PositiveMs(Positive), expected "a positive number of milliseconds"
 }
 
 /// An object of strings (`env`, `headers`).
