@@ -32,12 +32,14 @@ export declare class NativeRuntime {
    */
   addCallbackHooks(specJson: string): number
   /**
-   * `anyMatch(event, subject)` and `callbackAnswered(call, ok, text)` as plain functions
-   * bound to this runtime. Every dispatch calls the first and every callback hook the second;
+   * `anyMatch(event, subject)`, `callbackAnswered(call, ok, text)`, and a host round's
+   * `finishRound(round, answers)` (its result's three lines) and `dropRound(round)` (the
+   * host aborted it) as plain functions bound to this runtime. Every dispatch calls the
+   * first and every callback hook one of the others;
    * as class methods each call paid napi-rs's bookkeeping for `this` (an unwrap and a borrow
    * registered and released), about half of what a dispatch no hook matches costs.
    */
-  hotCalls(): { anyMatch(event: string, subject?: string | null): boolean; callbackAnswered(call: number, ok: boolean, text: string): void }
+  hotCalls(): { anyMatch(event: string, subject?: string | null): boolean; callbackAnswered(call: number, ok: boolean, text: string): void; finishRound(round: number, answers: string): string; dropRound(round: number): void }
   /** Removes callback hooks by the handle [`NativeRuntime::add_callback_hooks`] gave. */
   removeCallbackHooks(handle: number): boolean
   /** Diagnostics of the current configuration, as JSON. */
@@ -57,6 +59,14 @@ export declare class NativeRuntime {
    * (`js_loop`): one that waits on nothing has settled when this returns.
    */
   dispatchJson(event: string, payloadJson: string, subject?: string | null, cwd?: string | null, token?: CancelToken | null, progress?: ((progressJson: string) => void) | null): Promise<string>
+  /**
+   * A dispatch the wrapper runs the host's callbacks of itself, when they are its only
+   * hooks (`host_round.rs`). Returns the result's three lines when no hook runs; a host
+   * round's text (`#<round>`, then per call a line `<function id> <timeout ms>` and a
+   * line of input JSON) when only callbacks run (answered with `finishRound`); else the
+   * promise `dispatchJson` would give. Throws what `dispatchJson` would reject with.
+   */
+  dispatchStart(event: string, payloadJson: string, subject?: string | null, cwd?: string | null, token?: CancelToken | null): string | Promise<string>
   /** Re-reads configuration; resolves to the diagnostics JSON. */
   reload(): Promise<string>
   /** Starts the `warm: true` workers of the current configuration. */

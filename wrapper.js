@@ -169,6 +169,11 @@ class Callbacks {
 
   /** Set once the native runtime exists: hands an answer back (`ok`, JSON or the thrown message). */
   answer = null
+  /** Set with `answer`: a host round's answers in, its result out; and giving one up. */
+  finishRound = null
+  dropRound = null
+  /** Host rounds running. */
+  rounds = new Set()
 
   // Called by the native side, possibly in the middle of its work: the function starts in a
   // microtask, never inside this call. (A reaction on a settled promise, not `queueMicrotask`,
@@ -208,6 +213,154 @@ class Callbacks {
   }
 }
 
+// setTimeout's longest delay; a later deadline is checked again when it passes.
+const MAX_DELAY = 2 ** 31 - 1
+
+/**
+ * The deadlines of the callbacks host rounds are running: one timer for them all, armed for
+ * the earliest and holding the process open only while a call runs (a timer per call would
+ * cost more than the call).
+ */
+class Deadlines {
+  #calls = new Set()
+  #timer = undefined
+  #at = Infinity
+
+  add(call) {
+    this.#calls.add(call)
+    if (call.at < this.#at) this.#arm(call.at)
+    else if (this.#calls.size === 1) this.#timer.ref()
+  }
+
+  delete(call) {
+    if (this.#calls.delete(call) && this.#calls.size === 0) this.#timer?.unref()
+  }
+
+  #arm(at) {
+    if (this.#timer !== undefined) clearTimeout(this.#timer)
+    this.#at = at
+    this.#timer = setTimeout(this.#fire, Math.min(Math.max(at - performance.now(), 0), MAX_DELAY))
+  }
+
+  #fire = () => {
+    this.#timer = undefined
+    this.#at = Infinity
+    // Timers keep whole milliseconds: a deadline within one of now has passed.
+    const now = performance.now() + 1
+    let next = Infinity
+    for (const call of this.#calls) {
+      if (call.at <= now) {
+        this.#calls.delete(call)
+        call.expire()
+      } else if (call.at < next) next = call.at
+    }
+    if (next !== Infinity) this.#arm(next)
+  }
+}
+
+const deadlines = new Deadlines()
+
+/** One function of a host round: its signal, its deadline, and whether it has answered. */
+class RoundCall {
+  options = new CallbackOptions()
+  done = false
+
+  constructor(round, index, at) {
+    this.round = round
+    this.index = index
+    this.at = at
+  }
+
+  async run(fn, input) {
+    let line
+    try {
+      if (fn === undefined) throw new Error('the callback was removed')
+      const r = await fn(input, input?.tool_use_id, this.options)
+      line = r === undefined || r === null ? 'o{}' : 'o' + (JSON.stringify(r) ?? '{}')
+    } catch (e) {
+      line = 'e' + JSON.stringify(e instanceof Error ? e.message : String(e))
+    }
+    this.round.answer(this, line)
+  }
+
+  /** Its timeout passed: its signal aborts, and the run is a timeout. */
+  expire() {
+    CallbackOptions.abort(this.options, new DOMException('the callback hook timed out', 'TimeoutError'))
+    this.round.answer(this, 't')
+  }
+}
+
+/**
+ * A dispatch whose only hooks are the host's callbacks (the native side's host round): the
+ * wrapper calls them, keeps their timeouts and the dispatch's signal, and hands the answers
+ * back to be read and folded (`finishRound`). Its promise settles with the dispatch's result.
+ */
+class Round {
+  calls = []
+  answers = []
+  done = false
+
+  constructor(host, text, signal, resolve, reject) {
+    this.host = host
+    this.signal = signal
+    this.resolve = resolve
+    this.reject = reject
+    const lines = text.split('\n')
+    this.id = Number(lines[0].slice(1))
+    this.left = (lines.length - 1) >> 1
+    host.rounds.add(this)
+    if (signal) {
+      this.onAbort = () => this.abort(signal.reason, 'the dispatch was aborted')
+      signal.addEventListener('abort', this.onAbort, { once: true })
+    }
+    const now = performance.now()
+    for (let i = 1; i < lines.length; i += 2) {
+      const sp = lines[i].indexOf(' ')
+      const call = new RoundCall(this, i >> 1, now + Number(lines[i].slice(sp + 1)))
+      const fn = host.fns.get(Number(lines[i].slice(0, sp)))
+      const input = JSON.parse(lines[i + 1])
+      this.calls.push(call)
+      deadlines.add(call)
+      // Never inside `dispatch()` itself: in a reaction, as a native call starts one.
+      SETTLED.then(() => call.run(fn, input))
+    }
+  }
+
+  answer(call, line) {
+    if (call.done || this.done) return
+    call.done = true
+    deadlines.delete(call)
+    this.answers[call.index] = line
+    if (--this.left > 0) return
+    this.#end()
+    try {
+      this.resolve(readResult(this.host.finishRound(this.id, this.answers.join('\n'))))
+    } catch (e) {
+      this.reject(e)
+    }
+  }
+
+  /** The host's signal fired or the runtime closed: every call still running is aborted. */
+  abort(reason, why) {
+    if (this.done) return
+    this.#end()
+    for (const call of this.calls) {
+      if (call.done) continue
+      call.done = true
+      deadlines.delete(call)
+      CallbackOptions.abort(call.options, new DOMException(why, 'AbortError'))
+    }
+    this.host.dropRound(this.id)
+    this.reject(reason)
+  }
+
+  #end() {
+    this.done = true
+    this.host.rounds.delete(this)
+    if (this.onAbort) this.signal.removeEventListener('abort', this.onAbort)
+  }
+}
+
 class HookRuntime {
   #native
   #closed = false
@@ -229,6 +382,8 @@ class HookRuntime {
     const hot = this.#native.hotCalls()
     this.#anyMatch = hot.anyMatch
     cb.answer = hot.callbackAnswered
+    cb.finishRound = hot.finishRound
+    cb.dropRound = hot.dropRound
     if (hooks !== undefined && hooks !== null) this.addHooks(hooks)
     this.#native.warm().catch(() => {})
   }
@@ -294,12 +449,6 @@ class HookRuntime {
     const subject = typeof options?.subject === 'string' ? options.subject : undefined
     const cwd = typeof options?.cwd === 'string' ? options.cwd : undefined
     const onProgress = typeof options?.onProgress === 'function' ? options.onProgress : undefined
-    const progress = onProgress
-      ? (json) => {
-          const p = JSON.parse(json)
-          if (p.phase !== 'flush') onProgress(p)
-        }
-      : null
     let always = this.#always.get(event)
     if (always === undefined) this.#always.set(event, (always = this.#native.alwaysMatches(event)))
     if (!always && !this.#anyMatch(event, subject ?? subjectOf(payload, info))) {
@@ -311,11 +460,37 @@ class HookRuntime {
     } catch (e) {
       return Promise.reject(new TypeError(`payload cannot be serialised as JSON: ${e.message}`))
     }
-    if (!signal) return this.#native.dispatchJson(event, json, subject, cwd, null, progress).then(readResult)
-    const token = new native.CancelToken()
+    if (onProgress) return this.#dispatchRun(event, json, subject, cwd, signal, onProgress)
+    const token = signal ? new native.CancelToken() : null
+    let started
+    try {
+      started = this.#native.dispatchStart(event, json, subject, cwd, token)
+    } catch (e) {
+      return Promise.reject(e)
+    }
+    if (typeof started !== 'string') return this.#settled(started, signal, token)
+    // `#…`: a host round, whose callbacks the wrapper runs; else the result itself.
+    if (started.charCodeAt(0) !== 35) return Promise.resolve(readResult(started))
+    const cb = this.#callbacks
+    return new Promise((resolve, reject) => new Round(cb, started, signal, resolve, reject))
+  }
+
+  /** A dispatch that reports progress: run natively from the start. */
+  #dispatchRun(event, json, subject, cwd, signal, onProgress) {
+    const progress = (json) => {
+      const p = JSON.parse(json)
+      if (p.phase !== 'flush') onProgress(p)
+    }
+    const token = signal ? new native.CancelToken() : null
+    return this.#settled(this.#native.dispatchJson(event, json, subject, cwd, token, progress), signal, token)
+  }
+
+  /** A native dispatch's promise, read, and tied to the host's signal through `token`. */
+  #settled(promise, signal, token) {
+    if (!signal) return promise.then(readResult)
     const onAbort = () => token.cancel()
     signal.addEventListener('abort', onAbort, { once: true })
-    return this.#native.dispatchJson(event, json, subject, cwd, token, progress).then(
+    return promise.then(
       (r) => {
         signal.removeEventListener('abort', onAbort)
         return readResult(r)
@@ -343,6 +518,8 @@ class HookRuntime {
   close() {
     this.#closed = true
     this.#native.close()
+    const closed = Object.assign(new Error('runtime is closed'), { code: 'GenericFailure' })
+    for (const round of [...this.#callbacks.rounds]) round.abort(closed, 'the runtime closed')
   }
 }
 

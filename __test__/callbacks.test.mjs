@@ -174,3 +174,43 @@ test('createRuntime({hooks}) registers them, and history records each callback r
   assert.match(line.runs[0].id, /^callback:bashGuard:PreToolUse:/)
   assert.equal(line.runs[0].decision, 'deny')
 })
+
+test('callbacks alone are run by the wrapper: the same fold as beside a file hook, close() rejects and aborts them', async (t) => {
+  const deny = async function deny() {
+    return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'callback says no' } }
+  }
+  const { rt } = setup(t, { PreToolUse: [{ matcher: 'Bash', hooks: [{ command: answer({}) }] }] })
+  rt.addHooks({ PreToolUse: [{ hooks: [deny] }] })
+  const beside = await rt.dispatch('PreToolUse', bash('ls'))
+  const alone = await rt.dispatch('PreToolUse', { ...bash('ls'), tool_name: 'Read' })
+  assert.deepEqual([beside.runs.length, alone.runs.length], [2, 1])
+  assert.deepEqual(alone.outcome, beside.outcome)
+  assert.deepEqual(alone.runs[0].hook, beside.runs[0].hook)
+  assert.deepEqual(alone.runs[0].outcome, beside.runs[0].outcome)
+
+  let reason
+  rt.addHooks({ Stop: [{ hooks: [(_i, _id, { signal }) => new Promise(() => signal.addEventListener('abort', () => { reason = signal.reason }))] }] })
+  const pending = rt.dispatch('Stop', { session_id: 's1' })
+  await sleep(20)
+  rt.close()
+  await assert.rejects(pending, { message: 'runtime is closed' })
+  assert.equal(reason?.name, 'AbortError')
+})
+
+test('a pending callback keeps the process alive until its timeout, and a finished one holds nothing open', async (t) => {
+  const { execFileSync } = await import('node:child_process')
+  const p = project()
+  t.after(() => p.cleanup())
+  const script = `
+    const { createRuntime } = require(${JSON.stringify(require.resolve('../wrapper.js'))})
+    const rt = createRuntime(${JSON.stringify(p.options())})
+    rt.addHooks({ Stop: [{ timeout: 0.3, hooks: [() => new Promise(() => {})] }], Notification: [{ timeout: 600, hooks: [async () => ({})] }] })
+    rt.dispatch('Stop', { session_id: 's1' }).then((r) => {
+      console.log('stop', r.runs[0].timedOut)
+      return rt.dispatch('Notification', { session_id: 's1', message: 'm' })
+    }).then((r) => console.log('notification', r.runs[0].outcome.exitCode))`
+  // Without close(): the process ends by itself once the answers are in, not at the
+  // 600-second timeout of the answered call (the kill limit would fail the test first).
+  const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 })
+  assert.deepEqual(out.trim().split('\n'), ['stop true', 'notification 0'])
+})

@@ -33,7 +33,7 @@ pub use config::{HomeVars, Hook, PluginDir};
 pub use contract::decode::decode;
 pub use contract::Outcome;
 pub use convert::{convert_file, Converted, Format};
-pub use handler::callback::{CallbackCall, CallbackCaller, CallbackHost, GiveUp};
+pub use handler::callback::{Answer as CallbackAnswer, CallbackCall, CallbackCaller, CallbackHost, GiveUp};
 pub use handler::oracle::parse_answer as parse_oracle_answer;
 pub use harness::reply::Reply;
 pub use harness::schema::{
@@ -50,9 +50,11 @@ pub use load::{
 };
 pub use protocol::{parse_line, quick_answer};
 pub use runtime::background::Rewake;
+pub use runtime::dispatch::Planned;
 pub use runtime::history::view::read as read_history;
 pub use runtime::history::{rotated as rotated_history, HistoryOptions};
 pub use runtime::host_hooks::{CallbackHooks, CallbackMatcher, CallbackRef, HostHooksError};
+pub use runtime::host_round::{HostRound, RoundCall, Started};
 pub use runtime::options::{OptionsError, RuntimeOptions, DEFAULT_OUTPUT_CAP};
 pub use runtime::wire::schemas as wire_schemas;
 pub use runtime::{BaseEnv, DispatchError, DispatchRequest, DispatchResult, Host, Run, Runtime};

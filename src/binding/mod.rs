@@ -4,7 +4,9 @@
 
 mod host;
 mod js_loop;
+mod rounds;
 
+use crate::runtime::host_round::Started;
 use crate::runtime::options::{OptionsError, RuntimeOptions};
 use crate::runtime::{DispatchError, DispatchRequest, Runtime};
 use host::{CallArgs, JsonCall, JsonCallback, QueuedCall};
@@ -33,6 +35,12 @@ static TOKIO: std::sync::OnceLock<tokio::runtime::Handle> = std::sync::OnceLock:
 /// The addon's tokio runtime, which dispatches polled on the JS thread enter.
 fn tokio_handle() -> Option<tokio::runtime::Handle> {
     TOKIO.get().cloned()
+}
+
+/// Enters the addon's tokio runtime for the rest of a synchronous call on the JS thread that
+/// runs part of a dispatch (which may start background tasks: outbound webhooks, history).
+fn in_tokio() -> Option<tokio::runtime::EnterGuard<'static>> {
+    TOKIO.get().map(tokio::runtime::Handle::enter)
 }
 
 /// A cancellation handle the JS wrapper fires when the host's AbortSignal aborts.
@@ -67,6 +75,8 @@ pub struct NativeRuntime {
     inner: Arc<Runtime>,
     /// The host's callback hooks' caller, which their answers come back to.
     callbacks: Option<Arc<host::JsCallbacks>>,
+    /// Dispatches whose callbacks the wrapper is running.
+    rounds: Arc<rounds::Rounds>,
 }
 
 fn to_napi(e: DispatchError) -> Error {
@@ -96,6 +106,15 @@ fn result_text(r: crate::runtime::DispatchResult) -> String {
     write_json(&mut buf, &r.runs);
     // serde_json writes UTF-8 only.
     String::from_utf8(buf).unwrap_or_default()
+}
+
+/// A payload's JSON as the runtime takes it (`null` is an empty payload).
+fn payload_of(json: &str) -> std::result::Result<serde_json::Map<String, serde_json::Value>, (Status, String)> {
+    match serde_json::from_str::<serde_json::Value>(json) {
+        Ok(serde_json::Value::Object(m)) => Ok(m),
+        Ok(serde_json::Value::Null) => Ok(Default::default()),
+        _ => Err((Status::InvalidArg, "payload must be a JSON object".to_owned())),
+    }
 }
 
 /// Appends `v`'s JSON to `buf`, or `null` when it cannot be written (as [`json`] does).
@@ -143,7 +162,7 @@ impl NativeRuntime {
             };
             Error::new(status, e.to_string())
         })?;
-        Ok(NativeRuntime { inner: Arc::new(rt), callbacks })
+        Ok(NativeRuntime { inner: Arc::new(rt), callbacks, rounds: Arc::default() })
     }
 
     /// Finished async hooks, as JSON `{sessionId, run, rewake?}`, go to `cb` (null: none).
@@ -168,13 +187,15 @@ impl NativeRuntime {
         Ok(handle as f64)
     }
 
-    /// `anyMatch(event, subject)` and `callbackAnswered(call, ok, text)` as plain functions
-    /// bound to this runtime. Every dispatch calls the first and every callback hook the second;
+    /// `anyMatch(event, subject)`, `callbackAnswered(call, ok, text)`, and a host round's
+    /// `finishRound(round, answers)` (its result's three lines) and `dropRound(round)` (the
+    /// host aborted it) as plain functions bound to this runtime. Every dispatch calls the
+    /// first and every callback hook one of the others;
     /// as class methods each call paid napi-rs's bookkeeping for `this` (an unwrap and a borrow
     /// registered and released), about half of what a dispatch no hook matches costs.
     #[napi(
         catch_unwind,
-        ts_return_type = "{ anyMatch(event: string, subject?: string | null): boolean; callbackAnswered(call: number, ok: boolean, text: string): void }"
+        ts_return_type = "{ anyMatch(event: string, subject?: string | null): boolean; callbackAnswered(call: number, ok: boolean, text: string): void; finishRound(round: number, answers: string): string; dropRound(round: number): void }"
     )]
     pub fn hot_calls<'env>(&self, env: &'env Env) -> Result<Object<'env>> {
         let mut calls = Object::new(env)?;
@@ -194,6 +215,22 @@ impl NativeRuntime {
             Ok(())
         })?;
         calls.set_named_property("callbackAnswered", answered)?;
+        let (rt, rounds) = (self.inner.clone(), self.rounds.clone());
+        let finish = env.create_function_from_closure::<(), String, _>("finishRound", move |c| {
+            let (round, answers): (f64, String) = (c.get(0)?, c.get(1)?);
+            let round = rounds.take(round as u64).ok_or_else(|| to_napi(DispatchError::Closed))?;
+            let _rt = in_tokio();
+            rt.finish_round(round, rounds::answers(&answers)).map(result_text).map_err(to_napi)
+        })?;
+        calls.set_named_property("finishRound", finish)?;
+        let rounds = self.rounds.clone();
+        let drop_round = env.create_function_from_closure::<(), (), _>("dropRound", move |c| {
+            let round: f64 = c.get(0)?;
+            let _rt = in_tokio();
+            drop(rounds.take(round as u64));
+            Ok(())
+        })?;
+        calls.set_named_property("dropRound", drop_round)?;
         Ok(calls)
     }
 
@@ -248,11 +285,7 @@ impl NativeRuntime {
         token: Option<&CancelToken>,
         progress: Option<JsonCallback>,
     ) -> Result<PromiseRaw<'env, String>> {
-        let payload = match serde_json::from_str::<serde_json::Value>(&payload_json) {
-            Ok(serde_json::Value::Object(m)) => Ok(m),
-            Ok(serde_json::Value::Null) => Ok(Default::default()),
-            _ => Err((Status::InvalidArg, "payload must be a JSON object".to_owned())),
-        };
+        let payload = payload_of(&payload_json);
         let cancel = token.map(|t| t.inner.clone()).unwrap_or_default();
         let progress = progress.map(Arc::new);
         let sink = progress.clone().map(|cb| {
@@ -279,6 +312,48 @@ impl NativeRuntime {
         Ok(PromiseRaw::new(env.raw(), promise))
     }
 
+    /// A dispatch the wrapper runs the host's callbacks of itself, when they are its only
+    /// hooks (`host_round.rs`). Returns the result's three lines when no hook runs; a host
+    /// round's text (`#<round>`, then per call a line `<function id> <timeout ms>` and a
+    /// line of input JSON) when only callbacks run (answered with `finishRound`); else the
+    /// promise `dispatchJson` would give. Throws what `dispatchJson` would reject with.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "event: string, payloadJson: string, subject?: string | null, cwd?: string | null, token?: CancelToken | null",
+        ts_return_type = "string | Promise<string>"
+    )]
+    pub fn dispatch_start<'env>(
+        &self,
+        env: &'env Env,
+        event: String,
+        payload_json: String,
+        subject: Option<String>,
+        cwd: Option<String>,
+        token: Option<&CancelToken>,
+    ) -> Result<Either<String, PromiseRaw<'env, String>>> {
+        let payload = payload_of(&payload_json).map_err(|(status, reason)| Error::new(status, reason))?;
+        let cancel = token.map(|t| t.inner.clone()).unwrap_or_default();
+        let req = DispatchRequest { event, payload, subject, cwd, progress: None, env: None };
+        let rt = in_tokio();
+        let started = self.inner.start(req, &cancel).map_err(to_napi)?;
+        drop(rt);
+        match started {
+            Started::Done(result) => Ok(Either::A(result_text(result))),
+            Started::Round(round) => Ok(Either::A(self.rounds.put(round))),
+            Started::Planned(planned) => {
+                let rt = self.inner.clone();
+                let work = async move {
+                    rt.run_planned(planned, &cancel).await.map(result_text).map_err(|e| {
+                        let e = to_napi(e);
+                        (e.status, e.reason.clone())
+                    })
+                };
+                let promise = js_loop::Loop::here(env.raw())?.start(work)?;
+                Ok(Either::B(PromiseRaw::new(env.raw(), promise)))
+            }
+        }
+    }
+
     /// Re-reads configuration; resolves to the diagnostics JSON.
     #[napi]
     pub async fn reload(&self) -> Result<String> {
@@ -299,6 +374,8 @@ impl NativeRuntime {
     #[napi(catch_unwind)]
     pub fn close(&self) {
         self.inner.close();
+        let _rt = in_tokio();
+        self.rounds.clear();
     }
 }
 

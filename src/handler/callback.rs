@@ -88,6 +88,26 @@ pub(crate) async fn run(id: u64, name: &str, ctx: &RunCtx<'_>) -> Result<Raw, Fa
             return Err(e);
         }
     };
-    let text = answer.map_err(|cause| Failure::Callback { name: name.to_owned(), cause })?;
-    Ok(Raw { exit_code: Some(0), stdout: text, stderr: String::new(), truncated: false })
+    read(name, answer.map_or_else(Answer::Threw, Answer::Json), &|| ctx.timeout_label())
+}
+
+/// How a call of a host function ended, as the host saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// Its answer, as JSON text (`{}` when it returned nothing).
+    Json(String),
+    /// It threw or rejected, with this message.
+    Threw(String),
+    /// Its timeout passed first (the host aborted its signal).
+    TimedOut,
+}
+
+/// A call's end as a run's result: an answer is read like a command hook's stdout after exit
+/// 0; a throw or a timeout is the run's failure. `label` writes the timeout as messages do.
+pub(crate) fn read(name: &str, answer: Answer, label: &dyn Fn() -> String) -> Result<Raw, Failure> {
+    match answer {
+        Answer::Json(stdout) => Ok(Raw { exit_code: Some(0), stdout, stderr: String::new(), truncated: false }),
+        Answer::Threw(cause) => Err(Failure::Callback { name: name.to_owned(), cause }),
+        Answer::TimedOut => Err(Failure::CallbackTimeout { name: name.to_owned(), label: label() }),
+    }
 }

@@ -5,13 +5,45 @@
 use crate::config::Hook;
 use crate::contract::fold;
 use crate::load::Loaded;
+use crate::runtime::background::Finished;
 use crate::runtime::options::Resolved;
-use crate::runtime::request::{DispatchCtx, DispatchError, DispatchRequest, DispatchResult, Run};
+use crate::runtime::request::{DispatchCtx, DispatchError, DispatchRequest, DispatchResult, ProgressSink, Run};
+use crate::runtime::stop_guard::StopTicket;
 use crate::runtime::{lock, Runtime, MAX_ONCE};
-use crate::vocab::{DispatchEvent, RunOutcome};
+use crate::vocab::{CanonicalEvent, DispatchEvent, RunOutcome};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
+
+/// A dispatch after its synchronous first part ([`Runtime::begin`]).
+pub(crate) enum Begun {
+    /// No hook runs: the result is final.
+    Done(DispatchResult),
+    /// Hooks are planned and admitted; they run next.
+    Planned(Planned),
+}
+
+/// A dispatch planned and admitted, its hooks not run yet: what its last part needs.
+pub struct Planned {
+    event: String,
+    canonical: CanonicalEvent,
+    started: std::time::Instant,
+    ticket: StopTicket,
+    loaded: Arc<Loaded>,
+    session: String,
+    delivered: Vec<Finished>,
+    pub(crate) ctx: DispatchCtx,
+    /// The hooks that run, the host's callbacks first.
+    pub(crate) plan: Vec<Arc<Hook>>,
+    progress: Option<ProgressSink>,
+}
+
+impl Planned {
+    /// Whether the host asked to be told when each hook starts and ends.
+    pub(crate) fn reports_progress(&self) -> bool {
+        self.progress.is_some()
+    }
+}
 
 impl Runtime {
     /// The hooks to run: the host's callbacks first (its own), then the files', in their order.
@@ -43,6 +75,15 @@ impl Runtime {
         req: DispatchRequest,
         cancel: &CancellationToken,
     ) -> Result<DispatchResult, DispatchError> {
+        match self.begin(req, cancel)? {
+            Begun::Done(result) => Ok(result),
+            Begun::Planned(planned) => self.run_planned(planned, cancel).await,
+        }
+    }
+
+    /// The first, synchronous part of a dispatch: the event resolved, the session's facts
+    /// observed, the hooks planned and admitted. A dispatch no hook joins is done here.
+    pub(crate) fn begin(&self, req: DispatchRequest, cancel: &CancellationToken) -> Result<Begun, DispatchError> {
         if self.is_closed() {
             return Err(DispatchError::Closed);
         }
@@ -69,18 +110,46 @@ impl Runtime {
             if loaded.skipped_for(ev.canonical).next().is_some() {
                 self.record(&loaded, (&event, ev.canonical), (&empty.outcome, &[]), started, &payload);
             }
-            return Ok(empty);
+            return Ok(Begun::Done(empty));
         }
         let mut ctx = DispatchCtx::new(&self.opts, ev.canonical, payload, cwd);
         ctx.base_env = env;
         ctx.loop_count = self.stop_guard.count(&ticket);
         ctx.session = session_facts;
         let plan = self.admit(plan, &ctx, &session);
-        let mut runs = self.run_plan(&plan, &ctx, cancel, progress.as_ref(), &session).await?;
+        Ok(Begun::Planned(Planned {
+            event,
+            canonical: ev.canonical,
+            started,
+            ticket,
+            loaded,
+            session,
+            delivered,
+            ctx,
+            plan,
+            progress,
+        }))
+    }
+
+    /// Runs a planned dispatch's hooks, until done, the host's abort or `close()`, and folds.
+    pub async fn run_planned(
+        &self,
+        planned: Planned,
+        cancel: &CancellationToken,
+    ) -> Result<DispatchResult, DispatchError> {
+        let p = &planned;
+        let runs = self.run_plan(&p.plan, &p.ctx, cancel, p.progress.as_ref(), &p.session).await?;
+        Ok(self.finish(planned, runs))
+    }
+
+    /// The last, synchronous part of a dispatch: each run settled its harness's way, the
+    /// background runs delivered, the fold, the stop guard, the history line.
+    pub(crate) fn finish(&self, planned: Planned, mut runs: Vec<Run>) -> DispatchResult {
+        let Planned { event, canonical, started, ticket, loaded, delivered, ctx, .. } = planned;
         settle(&mut runs, &ctx, self.opts.policy.fidelity);
         let rewake = delivered.iter().find_map(|d| d.rewake.clone());
         runs.extend(delivered.into_iter().map(|d| d.run));
-        let mut outcome = fold(runs.iter().map(|r| &r.outcome), ev.canonical, separator(&runs, &self.opts));
+        let mut outcome = fold(runs.iter().map(|r| &r.outcome), canonical, separator(&runs, &self.opts));
         outcome.rewake = rewake;
         if let Some(f) = &ctx.env_files {
             outcome.env = f.take_exports();
@@ -89,14 +158,14 @@ impl Runtime {
         tracing::debug!(
             target: "hookrt::dispatch",
             event = %event,
-            canonical = ev.canonical.as_str(),
+            canonical = canonical.as_str(),
             runs = runs.len(),
             decision = ?outcome.decision,
             duration_ms = started.elapsed().as_millis() as u64,
             "dispatch finished"
         );
-        self.record(&loaded, (&event, ev.canonical), (&outcome, &runs), started, &ctx.payload);
-        Ok(DispatchResult { canonical: ev.canonical, outcome, runs })
+        self.record(&loaded, (&event, canonical), (&outcome, &runs), started, &ctx.payload);
+        DispatchResult { canonical, outcome, runs }
     }
 
     /// The dispatch's history line, with the hooks of its event left out for trust.

@@ -107,6 +107,21 @@ pub(crate) async fn execute(
     if let Some(p) = progress {
         p.report("end", &hook, duration_ms);
     }
+    conclude(policy, hook, result, event, started)
+}
+
+/// A run from its handler's result: decoded, or its failure under `onError` and
+/// `denyOnFailure`, then `failClosed` and the context cap; `None` when the dispatch was
+/// aborted. (The host's callbacks of a host round reach here with the answers the host
+/// collected itself.)
+pub(crate) fn conclude(
+    policy: &RunPolicy,
+    hook: Arc<Hook>,
+    result: Result<crate::vocab::Raw, Failure>,
+    event: CanonicalEvent,
+    started: Instant,
+) -> Option<Run> {
+    let duration_ms = started.elapsed().as_millis() as u64;
     let (mut outcome, error) = match result {
         Ok(raw) => (answered(policy, &hook, raw, event), None),
         Err(Failure::Aborted) => return None,

@@ -7,6 +7,7 @@ pub(crate) mod env_file;
 pub(crate) mod execute;
 pub(crate) mod history;
 pub(crate) mod host_hooks;
+pub(crate) mod host_round;
 pub(crate) mod logging;
 pub(crate) mod options;
 pub(crate) mod request;

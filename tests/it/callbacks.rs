@@ -2,7 +2,10 @@
 //! Claude rules they are read and folded by, and what the caller is told when a call is given up.
 
 use crate::common::*;
-use hookrt::{CallbackCall, CallbackCaller, CallbackHooks, CallbackHost, GiveUp, Host, Runtime};
+use hookrt::{
+    CallbackAnswer, CallbackCall, CallbackCaller, CallbackHooks, CallbackHost, Concurrency, DispatchError, GiveUp,
+    Host, Runtime, RuntimeOptions, Started,
+};
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
@@ -99,4 +102,89 @@ async fn a_throw_is_a_failure_and_removal_takes_the_hooks_out() {
     assert!(rt.remove_callback_hooks(handle));
     assert!(!rt.any_match("Stop", None).unwrap());
     assert!(!rt.remove_callback_hooks(handle));
+}
+
+/// A host round with the answers the fake would give, for comparing with a dispatch that
+/// runs the same callbacks itself.
+fn round_of(rt: &Runtime, event: &str, payload: Value) -> hookrt::HostRound {
+    match rt.start(req(event, payload), &CancellationToken::new()).unwrap() {
+        Started::Round(r) => r,
+        Started::Done(_) => panic!("nothing planned"),
+        Started::Planned(_) => panic!("planned to run natively"),
+    }
+}
+
+#[tokio::test]
+async fn callbacks_alone_are_a_host_round_read_and_folded_like_the_runs_they_replace() {
+    let p = Project::new();
+    let block = json!({"decision": "block", "reason": "not yet"}).to_string();
+    let fake = Arc::new(Fake {
+        answers: vec![(1, Some(Ok(block.clone()))), (2, None), (3, Some(Err("kaboom".into())))],
+        ..Default::default()
+    });
+    let spec = json!({"Stop": [
+        {"hooks": [{"id": 1, "name": "judge"}]},
+        {"hooks": [{"id": 2, "name": "hangs"}], "timeout": 0.25},
+        {"hooks": [{"id": 3, "name": "boom"}]},
+    ]});
+    let rt = runtime(&p, fake.clone(), spec);
+    let native = rt.dispatch(req("Stop", json!({"session_id": "s1"})), &CancellationToken::new()).await.unwrap();
+
+    // Another session: the first one's block makes its next Stop a continuing one.
+    let round = round_of(&rt, "Stop", json!({"session_id": "s2"}));
+    let ids: Vec<u64> = round.calls.iter().map(|c| c.id).collect();
+    assert_eq!(ids, [1, 2, 3], "the host's functions, in plan order");
+    assert_eq!(round.calls[1].timeout, std::time::Duration::from_millis(250));
+    let mut inputs: Vec<Value> = round.calls.iter().map(|c| serde_json::from_str(&c.input_json).unwrap()).collect();
+    assert_eq!(inputs[0]["session_id"], "s2");
+    inputs[0]["session_id"] = json!("s1");
+    // The same stdin the runtime hands a callback it calls itself.
+    assert_eq!(inputs[0], fake.calls.lock().unwrap()[0].1);
+    assert_eq!(inputs[0]["hook_event_name"], "Stop");
+    let answers = [CallbackAnswer::Json(block), CallbackAnswer::TimedOut, CallbackAnswer::Threw("kaboom".into())];
+    let hosted = rt.finish_round(round, answers).unwrap();
+
+    let (native, hosted) = (to_json(&native), to_json(&hosted));
+    assert_eq!(hosted["outcome"], native["outcome"]);
+    assert_eq!(hosted["outcome"]["decision"], "deny");
+    for (h, n) in hosted["runs"].as_array().unwrap().iter().zip(native["runs"].as_array().unwrap()) {
+        assert_eq!(
+            (&h["hook"], &h["outcome"], &h["error"], &h["timedOut"]),
+            (&n["hook"], &n["outcome"], &n["error"], &n["timedOut"])
+        );
+    }
+    assert_eq!(hosted["runs"][1]["error"], "callback hangs timed out after 0.25s");
+    assert_eq!(hosted["runs"][1]["timedOut"], true);
+}
+
+#[tokio::test]
+async fn a_file_hook_or_serial_concurrency_keeps_the_run_native_and_a_closed_runtime_finishes_nothing() {
+    let p = Project::new();
+    p.claude(json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "exit 0"}]}]}));
+    let fake =
+        Arc::new(Fake { answers: vec![(1, Some(Ok("{}".into()))), (2, Some(Ok("{}".into())))], ..Default::default() });
+    let spec = json!({"PreToolUse": [{"hooks": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]}]});
+    let rt = runtime(&p, fake.clone(), spec.clone());
+    let beside_a_file = rt.start(req("PreToolUse", json!({"tool_name": "Bash"})), &CancellationToken::new()).unwrap();
+    let Started::Planned(planned) = beside_a_file else { panic!("a file hook joins: the runtime runs them all") };
+    let r = rt.run_planned(planned, &CancellationToken::new()).await.unwrap();
+    assert_eq!(r.runs.len(), 3);
+    assert!(matches!(
+        rt.start(req("PreToolUse", json!({"tool_name": "Read"})), &CancellationToken::new()).unwrap(),
+        Started::Round(_)
+    ));
+    let nothing = rt.start(req("Stop", json!({})), &CancellationToken::new()).unwrap();
+    assert!(matches!(nothing, Started::Done(r) if r.runs.is_empty()));
+
+    let serial = RuntimeOptions { concurrency: Concurrency::Serial, ..p.options() };
+    let host = Host { callbacks: Some(CallbackHost(fake)), ..Default::default() };
+    let rt = Runtime::with_host(&serial, &|_| None, host).unwrap();
+    rt.add_callback_hooks(&serde_json::from_value(spec).unwrap()).unwrap();
+    let two = rt.start(req("PreToolUse", json!({"tool_name": "Read"})), &CancellationToken::new()).unwrap();
+    assert!(matches!(two, Started::Planned(_)), "one after the other is the runtime's to keep");
+
+    let rt = runtime(&p, Arc::new(Fake::default()), json!({"Stop": [{"hooks": [{"id": 1, "name": "a"}]}]}));
+    let round = round_of(&rt, "Stop", json!({}));
+    rt.close();
+    assert_eq!(rt.finish_round(round, [CallbackAnswer::Json("{}".into())]).err(), Some(DispatchError::Closed));
 }
