@@ -64,9 +64,11 @@ export declare class NativeRuntime {
    * hooks (`host_round.rs`). Returns the result's three lines when no hook runs; a host
    * round's text (`#<round>`, then per call a line `<function id> <timeout ms>` and a
    * line of input JSON) when only callbacks run (answered with `finishRound`); else the
-   * promise `dispatchJson` would give. Throws what `dispatchJson` would reject with.
+   * promise `dispatchJson` would give — with `cancellable`, as `{promise, token}` and the
+   * token that cancels it (made only then: most dispatches with a signal need none). Throws
+   * what `dispatchJson` would reject with.
    */
-  dispatchStart(event: string, payloadJson: string, subject?: string | null, cwd?: string | null, token?: CancelToken | null): string | Promise<string>
+  dispatchStart(event: string, payloadJson: string, subject?: string | null, cwd?: string | null, cancellable?: boolean | null): string | Promise<string> | { promise: Promise<string>, token: CancelToken }
   /** Re-reads configuration; resolves to the diagnostics JSON. */
   reload(): Promise<string>
   /** Starts the `warm: true` workers of the current configuration. */

@@ -260,6 +260,28 @@ class Deadlines {
 
 const deadlines = new Deadlines()
 
+// Signal → the host rounds running under it. A signal gets one listener for all of them (most
+// hosts pass the same signal to many dispatches; a listener added and removed per dispatch
+// would cost more than the dispatch).
+const roundsBySignal = new WeakMap()
+
+function roundsUnder(signal) {
+  let rounds = roundsBySignal.get(signal)
+  if (rounds === undefined) {
+    const running = new Set()
+    rounds = running
+    roundsBySignal.set(signal, running)
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const round of [...running]) round.abort(signal.reason, 'the dispatch was aborted')
+      },
+      { once: true },
+    )
+  }
+  return rounds
+}
+
 /** One function of a host round: its signal, its deadline, and whether it has answered. */
 class RoundCall {
   options = new CallbackOptions()
@@ -302,17 +324,14 @@ class Round {
 
   constructor(host, text, signal, resolve, reject) {
     this.host = host
-    this.signal = signal
     this.resolve = resolve
     this.reject = reject
     const lines = text.split('\n')
     this.id = Number(lines[0].slice(1))
     this.left = (lines.length - 1) >> 1
     host.rounds.add(this)
-    if (signal) {
-      this.onAbort = () => this.abort(signal.reason, 'the dispatch was aborted')
-      signal.addEventListener('abort', this.onAbort, { once: true })
-    }
+    this.under = signal ? roundsUnder(signal) : undefined
+    this.under?.add(this)
     const now = performance.now()
     for (let i = 1; i < lines.length; i += 2) {
       const sp = lines[i].indexOf(' ')
@@ -357,7 +376,7 @@ class Round {
   #end() {
     this.done = true
     this.host.rounds.delete(this)
-    if (this.onAbort) this.signal.removeEventListener('abort', this.onAbort)
+    this.under?.delete(this)
   }
 }
 
@@ -461,18 +480,29 @@ class HookRuntime {
       return Promise.reject(new TypeError(`payload cannot be serialised as JSON: ${e.message}`))
     }
     if (onProgress) return this.#dispatchRun(event, json, subject, cwd, signal, onProgress)
-    const token = signal ? new native.CancelToken() : null
     let started
     try {
-      started = this.#native.dispatchStart(event, json, subject, cwd, token)
+      started = this.#native.dispatchStart(event, json, subject, cwd, signal !== undefined && signal !== null)
     } catch (e) {
       return Promise.reject(e)
     }
-    if (typeof started !== 'string') return this.#settled(started, signal, token)
+    if (typeof started !== 'string') {
+      return typeof started.then === 'function'
+        ? started.then(readResult)
+        : this.#settled(started.promise, signal, started.token)
+    }
     // `#…`: a host round, whose callbacks the wrapper runs; else the result itself.
     if (started.charCodeAt(0) !== 35) return Promise.resolve(readResult(started))
     const cb = this.#callbacks
-    return new Promise((resolve, reject) => new Round(cb, started, signal, resolve, reject))
+    return new Promise((resolve, reject) => {
+      try {
+        new Round(cb, started, signal, resolve, reject)
+      } catch (e) {
+        // Nothing of a round the wrapper could not start is left behind natively.
+        cb.dropRound(Number(started.slice(1, started.indexOf('\n'))))
+        reject(e)
+      }
+    })
   }
 
   /** A dispatch that reports progress: run natively from the start. */

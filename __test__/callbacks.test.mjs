@@ -214,3 +214,30 @@ test('a pending callback keeps the process alive until its timeout, and a finish
   const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 })
   assert.deepEqual(out.trim().split('\n'), ['stop true', 'notification 0'])
 })
+
+test('one signal across many dispatches: one listener on it, and its abort reaches the callbacks still running', async (t) => {
+  const { getEventListeners } = await import('node:events')
+  const { rt } = setup(t)
+  let hang = false
+  let reason
+  rt.addHooks({
+    PreToolUse: [{
+      hooks: [function guard(_i, _id, { signal }) {
+        if (!hang) return Promise.resolve({})
+        return new Promise((resolve) => signal.addEventListener('abort', () => { reason = signal.reason; resolve({}) }))
+      }],
+    }],
+  })
+  const ac = new AbortController()
+  for (let i = 0; i < 50; i++) {
+    const r = await rt.dispatch('PreToolUse', bash('ls'), ac.signal)
+    assert.equal(r.runs[0].outcome.exitCode, 0)
+  }
+  assert.equal(getEventListeners(ac.signal, 'abort').length, 1)
+  hang = true
+  const pending = rt.dispatch('PreToolUse', bash('ls'), ac.signal)
+  await sleep(20)
+  ac.abort(new Error('user pressed Esc'))
+  await assert.rejects(pending, /user pressed Esc/)
+  assert.equal(reason?.name, 'AbortError')
+})

@@ -286,10 +286,12 @@ async function callbackHook() {
   const ac = new AbortController()
   const sides = {
     callback: () => rt.dispatch('PreToolUse', payload),
+    // As the Agent SDK's hosts call: every dispatch of a turn under the turn's signal.
+    signal: () => rt.dispatch('PreToolUse', payload, ac.signal),
     none: () => rt.dispatch('PreToolUse', other),
     host: () => guard({ ...payload, hook_event_name: 'PreToolUse' }, 'toolu_1', { signal: ac.signal }),
   }
-  const got = { callback: [], none: [], host: [] }
+  const got = { callback: [], signal: [], none: [], host: [] }
   for (const k of Object.keys(sides)) await perCall(sides[k])
   for (let r = 0; r < rounds; r++) for (const k of Object.keys(sides)) got[k].push(await perCall(sides[k]))
   const med = (v) => v.sort((a, b) => a - b)[v.length >> 1]
@@ -297,6 +299,8 @@ async function callbackHook() {
   const added = cb - none
   report('N-API dispatch of one matching callback hook (median µs)', cb, 'µs', 'dispatch with no matching hook', none, cb / none)
   report('what a matching callback adds to a dispatch (µs)', added, 'µs', 'the host calling the same async function itself', host, added / host, `<= max(2x, 10 µs)`)
+  const signalled = med(got.signal)
+  report('the same dispatch under an AbortSignal (µs)', signalled, 'µs', 'without one', cb, signalled / cb)
   rt.close()
   rmSync(p.dir, { recursive: true, force: true })
 }

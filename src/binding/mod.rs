@@ -316,11 +316,13 @@ impl NativeRuntime {
     /// hooks (`host_round.rs`). Returns the result's three lines when no hook runs; a host
     /// round's text (`#<round>`, then per call a line `<function id> <timeout ms>` and a
     /// line of input JSON) when only callbacks run (answered with `finishRound`); else the
-    /// promise `dispatchJson` would give. Throws what `dispatchJson` would reject with.
+    /// promise `dispatchJson` would give — with `cancellable`, as `{promise, token}` and the
+    /// token that cancels it (made only then: most dispatches with a signal need none). Throws
+    /// what `dispatchJson` would reject with.
     #[napi(
         catch_unwind,
-        ts_args_type = "event: string, payloadJson: string, subject?: string | null, cwd?: string | null, token?: CancelToken | null",
-        ts_return_type = "string | Promise<string>"
+        ts_args_type = "event: string, payloadJson: string, subject?: string | null, cwd?: string | null, cancellable?: boolean | null",
+        ts_return_type = "string | Promise<string> | { promise: Promise<string>, token: CancelToken }"
     )]
     pub fn dispatch_start<'env>(
         &self,
@@ -329,27 +331,35 @@ impl NativeRuntime {
         payload_json: String,
         subject: Option<String>,
         cwd: Option<String>,
-        token: Option<&CancelToken>,
-    ) -> Result<Either<String, PromiseRaw<'env, String>>> {
+        cancellable: Option<bool>,
+    ) -> Result<Either3<String, PromiseRaw<'env, String>, Object<'env>>> {
         let payload = payload_of(&payload_json).map_err(|(status, reason)| Error::new(status, reason))?;
-        let cancel = token.map(|t| t.inner.clone()).unwrap_or_default();
         let req = DispatchRequest { event, payload, subject, cwd, progress: None, env: None };
         let rt = in_tokio();
-        let started = self.inner.start(req, &cancel).map_err(to_napi)?;
+        // Nothing can cancel the synchronous first part: the token only matters from here.
+        let started = self.inner.start(req, &CancellationToken::new()).map_err(to_napi)?;
         drop(rt);
         match started {
-            Started::Done(result) => Ok(Either::A(result_text(result))),
-            Started::Round(round) => Ok(Either::A(self.rounds.put(round))),
+            Started::Done(result) => Ok(Either3::A(result_text(result))),
+            Started::Round(round) => Ok(Either3::A(self.rounds.put(round))),
             Started::Planned(planned) => {
+                let cancel = CancellationToken::new();
                 let rt = self.inner.clone();
+                let token = cancel.clone();
                 let work = async move {
-                    rt.run_planned(planned, &cancel).await.map(result_text).map_err(|e| {
+                    rt.run_planned(planned, &token).await.map(result_text).map_err(|e| {
                         let e = to_napi(e);
                         (e.status, e.reason.clone())
                     })
                 };
-                let promise = js_loop::Loop::here(env.raw())?.start(work)?;
-                Ok(Either::B(PromiseRaw::new(env.raw(), promise)))
+                let promise = PromiseRaw::new(env.raw(), js_loop::Loop::here(env.raw())?.start(work)?);
+                if cancellable != Some(true) {
+                    return Ok(Either3::B(promise));
+                }
+                let mut both = Object::new(env)?;
+                both.set("promise", promise)?;
+                both.set("token", CancelToken { inner: cancel })?;
+                Ok(Either3::C(both))
             }
         }
     }
