@@ -8,7 +8,7 @@
 use crate::config::{HandlerSpec, Hook};
 use crate::handler::callback::{self, Answer};
 use crate::runtime::dispatch::{Begun, Planned};
-use crate::runtime::request::{DispatchError, DispatchRequest, DispatchResult};
+use crate::runtime::request::{wait_of, DispatchError, DispatchRequest, DispatchResult};
 use crate::runtime::Runtime;
 use crate::vocab::{Concurrency, Order};
 use std::sync::Arc;
@@ -61,13 +61,8 @@ impl Runtime {
             .iter()
             .filter_map(|hook| {
                 let HandlerSpec::Callback { id, .. } = hook.handler else { return None };
-                let parts = planned.ctx.parts(&self.opts, hook);
-                Some(RoundCall {
-                    id,
-                    input_json: parts.input_json,
-                    timeout: parts.timeout,
-                    timeout_secs: parts.timeout_secs,
-                })
+                let (input_json, timeout_secs) = planned.ctx.callback_call(&self.opts, hook);
+                Some(RoundCall { id, input_json, timeout: wait_of(timeout_secs), timeout_secs })
             })
             .collect();
         Ok(Started::Round(HostRound { planned, calls, started: Instant::now() }))

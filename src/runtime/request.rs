@@ -149,7 +149,7 @@ impl DispatchCtx {
         if let Some(t) = tool_input {
             input.insert("tool_input".into(), t.clone());
         }
-        let secs = hook.timeout.or(policy.timeout_sec).unwrap_or_else(|| hook.handler.kind().default_timeout_secs());
+        let secs = timeout_secs(policy, hook);
         let h = crate::harness::of(hook.dialect);
         // A callback runs in the host's own process: it has no environment to be given.
         let own_process = !matches!(hook.handler, HandlerSpec::Callback { .. });
@@ -170,7 +170,7 @@ impl DispatchCtx {
             input_json: if process { String::new() } else { payload::to_text(&input) },
             stdin: if process { payload::to_stdin(&input, hook) } else { Vec::new() },
             cwd,
-            timeout: Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX),
+            timeout: wait_of(secs),
             timeout_secs: secs,
             env,
             env_remove: if own_process { removed_vars(h.env_removed(), self.base_env.as_deref()) } else { Vec::new() },
@@ -178,6 +178,12 @@ impl DispatchCtx {
             shell: h.shell(),
             command,
         }
+    }
+
+    /// What a call of the host's function needs, and no more: the input JSON and the timeout
+    /// in seconds (a host round runs no process: no environment, directory or command).
+    pub(crate) fn callback_call(&self, opts: &Resolved, hook: &Hook) -> (String, f64) {
+        (payload::to_text(&self.input_for(&opts.policy, hook)), timeout_secs(&opts.policy, hook))
     }
 
     /// The harness's variables (the first `n`, returned too), the hook's `CLAUDE_ENV_FILE`, then
@@ -222,6 +228,16 @@ impl DispatchCtx {
         let project_dir = Path::new(&self.project_dir);
         rule.matches(&crate::config::if_rule::Call { tool_name, tool_input, project_dir, home })
     }
+}
+
+/// A timeout in seconds as a wait (one too long for a `Duration` is as good as none).
+pub(crate) fn wait_of(secs: f64) -> Duration {
+    Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX)
+}
+
+/// A hook's timeout in seconds: its own, else the runtime's, else its kind's default.
+fn timeout_secs(policy: &RunPolicy, hook: &Hook) -> f64 {
+    hook.timeout.or(policy.timeout_sec).unwrap_or_else(|| hook.handler.kind().default_timeout_secs())
 }
 
 /// How Claude names an event's environment files (`sessionstart-hook-0.sh`).
