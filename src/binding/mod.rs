@@ -87,6 +87,12 @@ fn to_napi(e: DispatchError) -> Error {
     }
 }
 
+/// What a dispatch's promise rejects with (as `js_loop` settles it).
+fn rejection(e: DispatchError) -> (Status, String) {
+    let e = to_napi(e);
+    (e.status, e.reason.clone())
+}
+
 fn json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".into())
 }
@@ -303,10 +309,7 @@ impl NativeRuntime {
             if let Some(cb) = progress {
                 let _ = cb.call_async("{\"phase\":\"flush\"}".to_owned()).await;
             }
-            result.map(result_text).map_err(|e| {
-                let e = to_napi(e);
-                (e.status, e.reason.clone())
-            })
+            result.map(result_text).map_err(rejection)
         };
         let promise = js_loop::Loop::here(env.raw())?.start(work)?;
         Ok(PromiseRaw::new(env.raw(), promise))
@@ -346,12 +349,7 @@ impl NativeRuntime {
                 let cancel = CancellationToken::new();
                 let rt = self.inner.clone();
                 let token = cancel.clone();
-                let work = async move {
-                    rt.run_planned(planned, &token).await.map(result_text).map_err(|e| {
-                        let e = to_napi(e);
-                        (e.status, e.reason.clone())
-                    })
-                };
+                let work = async move { rt.run_planned(planned, &token).await.map(result_text).map_err(rejection) };
                 let promise = PromiseRaw::new(env.raw(), js_loop::Loop::here(env.raw())?.start(work)?);
                 if cancellable != Some(true) {
                     return Ok(Either3::B(promise));
