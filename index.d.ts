@@ -54,21 +54,16 @@ export declare class NativeRuntime {
    */
   alwaysMatches(event: string): boolean
   /**
-   * Runs the matching hooks; resolves to the result in `result_text`'s three lines. Rejects
-   * with code `Cancelled` when the token fires. The dispatch runs on the calling (JS) thread's loop
-   * (`js_loop`): one that waits on nothing has settled when this returns.
+   * Starts a dispatch on the calling (JS) thread's loop (`js_loop`). Returns the result's
+   * three lines (`result_text`) when no hook runs; a host round's text (`#<round>`, then per
+   * call a line `<function id> <timeout ms>` and a line of input JSON) when only the host's
+   * callbacks run (`host_round.rs`; answered with `finishRound`); else a promise of the
+   * result — with `cancellable`, as `{promise, token}` and the token that cancels it (made
+   * only then: most dispatches with a signal need none). It rejects, or this throws, with
+   * code `Cancelled` on the token, `InvalidArg` for an unknown event or a bad payload.
+   * `progress` hears each hook start and end, then `{"phase":"flush"}` before it settles.
    */
-  dispatchJson(event: string, payloadJson: string, subject?: string | null, cwd?: string | null, token?: CancelToken | null, progress?: ((progressJson: string) => void) | null): Promise<string>
-  /**
-   * A dispatch the wrapper runs the host's callbacks of itself, when they are its only
-   * hooks (`host_round.rs`). Returns the result's three lines when no hook runs; a host
-   * round's text (`#<round>`, then per call a line `<function id> <timeout ms>` and a
-   * line of input JSON) when only callbacks run (answered with `finishRound`); else the
-   * promise `dispatchJson` would give — with `cancellable`, as `{promise, token}` and the
-   * token that cancels it (made only then: most dispatches with a signal need none). Throws
-   * what `dispatchJson` would reject with.
-   */
-  dispatchStart(event: string, payloadJson: string, subject?: string | null, cwd?: string | null, cancellable?: boolean | null): string | Promise<string> | { promise: Promise<string>, token: CancelToken }
+  dispatchStart(event: string, payloadJson: string, subject?: string | null, cwd?: string | null, cancellable?: boolean | null, progress?: ((progressJson: string) => void) | null): string | Promise<string> | { promise: Promise<string>, token: CancelToken }
   /** Re-reads configuration; resolves to the diagnostics JSON. */
   reload(): Promise<string>
   /** Starts the `warm: true` workers of the current configuration. */

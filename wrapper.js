@@ -105,6 +105,20 @@ function mcpAdapters(mcpCall) {
 }
 
 const CALLBACK_FIELDS = new Set(['matcher', 'hooks', 'timeout'])
+
+/**
+ * Calls a callback hook as the SDK does, `(input, toolUseID, { signal })`: `[true, its answer
+ * as JSON]` (`{}` for nothing), or `[false, the message]` when it threw, rejected or was removed.
+ */
+async function callHook(fn, input, options) {
+  try {
+    if (fn === undefined) throw new Error('the callback was removed')
+    const r = await fn(input, input?.tool_use_id, options)
+    return [true, r === undefined || r === null ? '{}' : (JSON.stringify(r) ?? '{}')]
+  } catch (e) {
+    return [false, e instanceof Error ? e.message : String(e)]
+  }
+}
 const SETTLED = Promise.resolve()
 
 /**
@@ -186,16 +200,7 @@ class Callbacks {
   }
 
   async #run(call, fn, input, options) {
-    let ok = true
-    let text
-    try {
-      if (fn === undefined) throw new Error('the callback was removed')
-      const r = await fn(input, input?.tool_use_id, options)
-      text = r === undefined || r === null ? '{}' : JSON.stringify(r)
-    } catch (e) {
-      ok = false
-      text = e instanceof Error ? e.message : String(e)
-    }
+    const [ok, text] = await callHook(fn, input, options)
     if (this.running.delete(call)) this.answer(call, ok, text)
   }
 
@@ -294,15 +299,8 @@ class RoundCall {
   }
 
   async run(fn, input) {
-    let line
-    try {
-      if (fn === undefined) throw new Error('the callback was removed')
-      const r = await fn(input, input?.tool_use_id, this.options)
-      line = r === undefined || r === null ? 'o{}' : 'o' + (JSON.stringify(r) ?? '{}')
-    } catch (e) {
-      line = 'e' + JSON.stringify(e instanceof Error ? e.message : String(e))
-    }
-    this.round.answer(this, line)
+    const [ok, text] = await callHook(fn, input, this.options)
+    this.round.answer(this, ok ? 'o' + text : 'e' + JSON.stringify(text))
   }
 
   /** Its timeout passed: its signal aborts, and the run is a timeout. */
@@ -479,10 +477,15 @@ class HookRuntime {
     } catch (e) {
       return Promise.reject(new TypeError(`payload cannot be serialised as JSON: ${e.message}`))
     }
-    if (onProgress) return this.#dispatchRun(event, json, subject, cwd, signal, onProgress)
+    const progress = onProgress
+      ? (json) => {
+          const p = JSON.parse(json)
+          if (p.phase !== 'flush') onProgress(p)
+        }
+      : null
     let started
     try {
-      started = this.#native.dispatchStart(event, json, subject, cwd, signal !== undefined && signal !== null)
+      started = this.#native.dispatchStart(event, json, subject, cwd, signal !== undefined && signal !== null, progress)
     } catch (e) {
       return Promise.reject(e)
     }
@@ -503,16 +506,6 @@ class HookRuntime {
         reject(e)
       }
     })
-  }
-
-  /** A dispatch that reports progress: run natively from the start. */
-  #dispatchRun(event, json, subject, cwd, signal, onProgress) {
-    const progress = (json) => {
-      const p = JSON.parse(json)
-      if (p.phase !== 'flush') onProgress(p)
-    }
-    const token = signal ? new native.CancelToken() : null
-    return this.#settled(this.#native.dispatchJson(event, json, subject, cwd, token, progress), signal, token)
   }
 
   /** A native dispatch's promise, read, and tied to the host's signal through `token`. */

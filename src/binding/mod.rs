@@ -271,62 +271,21 @@ impl NativeRuntime {
         !self.inner.is_closed() && self.inner.always_matches(&event)
     }
 
-    /// Runs the matching hooks; resolves to the result in `result_text`'s three lines. Rejects
-    /// with code `Cancelled` when the token fires. The dispatch runs on the calling (JS) thread's loop
-    /// (`js_loop`): one that waits on nothing has settled when this returns.
+    /// Starts a dispatch on the calling (JS) thread's loop (`js_loop`). Returns the result's
+    /// three lines (`result_text`) when no hook runs; a host round's text (`#<round>`, then per
+    /// call a line `<function id> <timeout ms>` and a line of input JSON) when only the host's
+    /// callbacks run (`host_round.rs`; answered with `finishRound`); else a promise of the
+    /// result — with `cancellable`, as `{promise, token}` and the token that cancels it (made
+    /// only then: most dispatches with a signal need none). It rejects, or this throws, with
+    /// code `Cancelled` on the token, `InvalidArg` for an unknown event or a bad payload.
+    /// `progress` hears each hook start and end, then `{"phase":"flush"}` before it settles.
     #[napi(
         catch_unwind,
-        ts_args_type = "event: string, payloadJson: string, subject?: string | null, cwd?: string | null, token?: CancelToken | null, progress?: ((progressJson: string) => void) | null",
-        ts_return_type = "Promise<string>"
+        ts_args_type = "event: string, payloadJson: string, subject?: string | null, cwd?: string | null, cancellable?: boolean | null, progress?: ((progressJson: string) => void) | null",
+        ts_return_type = "string | Promise<string> | { promise: Promise<string>, token: CancelToken }"
     )]
     // The arguments are the JS call's, one for one.
     #[allow(clippy::too_many_arguments)]
-    pub fn dispatch_json<'env>(
-        &self,
-        env: &'env Env,
-        event: String,
-        payload_json: String,
-        subject: Option<String>,
-        cwd: Option<String>,
-        token: Option<&CancelToken>,
-        progress: Option<JsonCallback>,
-    ) -> Result<PromiseRaw<'env, String>> {
-        let payload = payload_of(&payload_json);
-        let cancel = token.map(|t| t.inner.clone()).unwrap_or_default();
-        let progress = progress.map(Arc::new);
-        let sink = progress.clone().map(|cb| {
-            crate::runtime::execute::ProgressSink(Arc::new(move |p| {
-                cb.call(json(&p), ThreadsafeFunctionCallMode::NonBlocking);
-            }))
-        });
-        let rt = self.inner.clone();
-        let work = async move {
-            let payload = payload?;
-            let req = DispatchRequest { event, payload, subject, cwd, progress: sink, env: None };
-            let result = rt.dispatch(req, &cancel).await;
-            // Every progress report reaches JS before the promise settles: the queue is in
-            // order, and this last call returns only once JS has run it.
-            if let Some(cb) = progress {
-                let _ = cb.call_async("{\"phase\":\"flush\"}".to_owned()).await;
-            }
-            result.map(result_text).map_err(rejection)
-        };
-        let promise = js_loop::Loop::here(env.raw())?.start(work)?;
-        Ok(PromiseRaw::new(env.raw(), promise))
-    }
-
-    /// A dispatch the wrapper runs the host's callbacks of itself, when they are its only
-    /// hooks (`host_round.rs`). Returns the result's three lines when no hook runs; a host
-    /// round's text (`#<round>`, then per call a line `<function id> <timeout ms>` and a
-    /// line of input JSON) when only callbacks run (answered with `finishRound`); else the
-    /// promise `dispatchJson` would give — with `cancellable`, as `{promise, token}` and the
-    /// token that cancels it (made only then: most dispatches with a signal need none). Throws
-    /// what `dispatchJson` would reject with.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "event: string, payloadJson: string, subject?: string | null, cwd?: string | null, cancellable?: boolean | null",
-        ts_return_type = "string | Promise<string> | { promise: Promise<string>, token: CancelToken }"
-    )]
     pub fn dispatch_start<'env>(
         &self,
         env: &'env Env,
@@ -335,9 +294,16 @@ impl NativeRuntime {
         subject: Option<String>,
         cwd: Option<String>,
         cancellable: Option<bool>,
+        progress: Option<JsonCallback>,
     ) -> Result<Either3<String, PromiseRaw<'env, String>, Object<'env>>> {
         let payload = payload_of(&payload_json).map_err(|(status, reason)| Error::new(status, reason))?;
-        let req = DispatchRequest { event, payload, subject, cwd, progress: None, env: None };
+        let progress = progress.map(Arc::new);
+        let sink = progress.clone().map(|cb| {
+            crate::runtime::execute::ProgressSink(Arc::new(move |p| {
+                cb.call(json(&p), ThreadsafeFunctionCallMode::NonBlocking);
+            }))
+        });
+        let req = DispatchRequest { event, payload, subject, cwd, progress: sink, env: None };
         let rt = in_tokio();
         // Nothing can cancel the synchronous first part: the token only matters from here.
         let started = self.inner.start(req, &CancellationToken::new()).map_err(to_napi)?;
@@ -349,7 +315,15 @@ impl NativeRuntime {
                 let cancel = CancellationToken::new();
                 let rt = self.inner.clone();
                 let token = cancel.clone();
-                let work = async move { rt.run_planned(planned, &token).await.map(result_text).map_err(rejection) };
+                let work = async move {
+                    let result = rt.run_planned(planned, &token).await;
+                    // Every progress report reaches JS before the promise settles: the queue
+                    // is in order, and this last call returns only once JS has run it.
+                    if let Some(cb) = progress {
+                        let _ = cb.call_async("{\"phase\":\"flush\"}".to_owned()).await;
+                    }
+                    result.map(result_text).map_err(rejection)
+                };
                 let promise = PromiseRaw::new(env.raw(), js_loop::Loop::here(env.raw())?.start(work)?);
                 if cancellable != Some(true) {
                     return Ok(Either3::B(promise));
