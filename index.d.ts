@@ -32,14 +32,15 @@ export declare class NativeRuntime {
    */
   addCallbackHooks(specJson: string): number
   /**
-   * `anyMatch(event, subject)`, `callbackAnswered(call, ok, text)`, and a host round's
-   * `finishRound(round, answers)` (its result's three lines) and `dropRound(round)` (the
-   * host aborted it) as plain functions bound to this runtime. Every dispatch calls the
-   * first and every callback hook one of the others;
+   * `anyMatch(event, subject)`, `dispatchStart(...)` ([`dispatch_start`]),
+   * `callbackAnswered(call, ok, text)`, and a host round's `finishRound(round, answers)` (its
+   * result's three lines) and `dropRound(round)` (the host aborted it) as plain functions
+   * bound to this runtime. Every dispatch calls the first two and every callback hook one of
+   * the others;
    * as class methods each call paid napi-rs's bookkeeping for `this` (an unwrap and a borrow
    * registered and released), about half of what a dispatch no hook matches costs.
    */
-  hotCalls(): { anyMatch(event: string, subject?: string | null): boolean; callbackAnswered(call: number, ok: boolean, text: string): void; finishRound(round: number, answers: string): string; dropRound(round: number): void }
+  hotCalls(): { anyMatch(event: string, subject?: string | null): boolean; callbackAnswered(call: number, ok: boolean, text: string): void; finishRound(round: number, answers: string): string; dropRound(round: number): void; dispatchStart(event: string, payloadJson: string, subject: string | null | undefined, cwd: string | null | undefined, cancellable: boolean, progress: ((progressJson: string) => void) | null): string | Promise<string> | { promise: Promise<string>, token: CancelToken } }
   /** Removes callback hooks by the handle [`NativeRuntime::add_callback_hooks`] gave. */
   removeCallbackHooks(handle: number): boolean
   /** Diagnostics of the current configuration, as JSON. */
@@ -53,17 +54,6 @@ export declare class NativeRuntime {
    * the wrapper then skips `anyMatch` for it (one napi call less per dispatch).
    */
   alwaysMatches(event: string): boolean
-  /**
-   * Starts a dispatch on the calling (JS) thread's loop (`js_loop`). Returns the result's
-   * three lines (`result_text`) when no hook runs; a host round's text (`#<round>`, then per
-   * call a line `<function id> <timeout ms>` and a line of input JSON) when only the host's
-   * callbacks run (`host_round.rs`; answered with `finishRound`); else a promise of the
-   * result — with `cancellable`, as `{promise, token}` and the token that cancels it (made
-   * only then: most dispatches with a signal need none). It rejects, or this throws, with
-   * code `Cancelled` on the token, `InvalidArg` for an unknown event or a bad payload.
-   * `progress` hears each hook start and end, then `{"phase":"flush"}` before it settles.
-   */
-  dispatchStart(event: string, payloadJson: string, subject?: string | null, cwd?: string | null, cancellable?: boolean | null, progress?: ((progressJson: string) => void) | null): string | Promise<string> | { promise: Promise<string>, token: CancelToken }
   /** Re-reads configuration; resolves to the diagnostics JSON. */
   reload(): Promise<string>
   /** Starts the `warm: true` workers of the current configuration. */

@@ -287,20 +287,50 @@ function roundsUnder(signal) {
   return rounds
 }
 
+/**
+ * Hands a progress report to the host's `onProgress`. What it throws is the host's uncaught
+ * exception, as when the runtime reports; the dispatch goes on.
+ */
+function report(onProgress, p) {
+  try {
+    onProgress(p)
+  } catch (e) {
+    queueMicrotask(() => {
+      throw e
+    })
+  }
+}
+
 /** One function of a host round: its signal, its deadline, and whether it has answered. */
 class RoundCall {
   options = new CallbackOptions()
   done = false
+  // Its start report when the host asked for them (`onProgress`), and when it started.
+  start = undefined
+  t0 = 0
 
-  constructor(round, index, at) {
+  constructor(round, index, at, start) {
     this.round = round
     this.index = index
     this.at = at
+    this.start = start
   }
 
   async run(fn, input) {
+    if (this.start !== undefined) {
+      this.start = JSON.parse(this.start)
+      this.t0 = performance.now()
+      report(this.round.onProgress, this.start)
+    }
     const [ok, text] = await callHook(fn, input, this.options)
     this.round.answer(this, ok ? 'o' + text : 'e' + JSON.stringify(text))
+  }
+
+  /** Its end report, once it answered or its timeout passed (none when it was aborted). */
+  ended() {
+    if (typeof this.start !== 'object') return
+    const elapsedMs = Math.floor(performance.now() - this.t0)
+    report(this.round.onProgress, { ...this.start, phase: 'end', elapsedMs })
   }
 
   /** Its timeout passed: its signal aborts, and the run is a timeout. */
@@ -320,33 +350,38 @@ class Round {
   answers = []
   done = false
 
-  constructor(host, text, signal, resolve, reject) {
+  constructor(host, text, signal, onProgress, resolve, reject) {
     this.host = host
+    this.onProgress = onProgress
     this.resolve = resolve
     this.reject = reject
     const lines = text.split('\n')
     this.id = Number(lines[0].slice(1))
-    this.left = (lines.length - 1) >> 1
     host.rounds.add(this)
     this.under = signal ? roundsUnder(signal) : undefined
     this.under?.add(this)
     const now = performance.now()
-    for (let i = 1; i < lines.length; i += 2) {
-      const sp = lines[i].indexOf(' ')
-      const call = new RoundCall(this, i >> 1, now + Number(lines[i].slice(sp + 1)))
-      const fn = host.fns.get(Number(lines[i].slice(0, sp)))
+    // Per call: `<function id> <timeout ms>[ p]`, its input, and with ` p` its start report.
+    for (let i = 1; i < lines.length; ) {
+      const [id, ms, p] = lines[i].split(' ')
       const input = JSON.parse(lines[i + 1])
+      const start = p === 'p' && onProgress ? lines[i + 2] : undefined
+      i += p === 'p' ? 3 : 2
+      const call = new RoundCall(this, this.calls.length, now + Number(ms), start)
+      const fn = host.fns.get(Number(id))
       this.calls.push(call)
       deadlines.add(call)
       // Never inside `dispatch()` itself: in a reaction, as a native call starts one.
       SETTLED.then(() => call.run(fn, input))
     }
+    this.left = this.calls.length
   }
 
   answer(call, line) {
     if (call.done || this.done) return
     call.done = true
     deadlines.delete(call)
+    call.ended()
     this.answers[call.index] = line
     if (--this.left > 0) return
     this.#end()
@@ -387,6 +422,7 @@ class HookRuntime {
   #always = new Map()
   #callbacks = new Callbacks()
   #anyMatch
+  #dispatchStart
 
   constructor(options = {}) {
     if (options === null || options === undefined) options = {}
@@ -398,6 +434,7 @@ class HookRuntime {
     this.#native = new native.NativeRuntime(JSON.stringify(rest), call, abort, cb.call, cb.call, cb.abort)
     const hot = this.#native.hotCalls()
     this.#anyMatch = hot.anyMatch
+    this.#dispatchStart = hot.dispatchStart
     cb.answer = hot.callbackAnswered
     cb.finishRound = hot.finishRound
     cb.dropRound = hot.dropRound
@@ -485,7 +522,7 @@ class HookRuntime {
       : null
     let started
     try {
-      started = this.#native.dispatchStart(event, json, subject, cwd, signal !== undefined && signal !== null, progress)
+      started = this.#dispatchStart(event, json, subject, cwd, signal !== undefined && signal !== null, progress)
     } catch (e) {
       return Promise.reject(e)
     }
@@ -499,7 +536,7 @@ class HookRuntime {
     const cb = this.#callbacks
     return new Promise((resolve, reject) => {
       try {
-        new Round(cb, started, signal, resolve, reject)
+        new Round(cb, started, signal, onProgress, resolve, reject)
       } catch (e) {
         // Nothing of a round the wrapper could not start is left behind natively.
         cb.dropRound(Number(started.slice(1, started.indexOf('\n'))))

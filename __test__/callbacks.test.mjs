@@ -241,3 +241,43 @@ test('one signal across many dispatches: one listener on it, and its abort reach
   await assert.rejects(pending, /user pressed Esc/)
   assert.equal(reason?.name, 'AbortError')
 })
+
+test('onProgress reports a callback’s start and end alike whether it runs alone or beside a file hook', async (t) => {
+  const { rt } = setup(t, { PreToolUse: [{ matcher: 'Bash', hooks: [{ command: 'exit 0' }] }] })
+  rt.addHooks({
+    PreToolUse: [
+      { matcher: 'Read|Bash', hooks: [async function slow() { await sleep(60); return {} }] },
+      { matcher: 'Read|Bash', hooks: [async function hangs() { await new Promise(() => {}) }], timeout: 0.2 },
+    ],
+  })
+  const seen = async (tool) => {
+    const events = []
+    const r = await rt.dispatch('PreToolUse', { session_id: 's1', tool_name: tool, tool_input: {} }, undefined, { onProgress: (e) => events.push(e) })
+    return { r, events: events.filter((e) => e.hookId.startsWith('callback:')) }
+  }
+  // Alone, the callbacks are a host round although the host wants progress reports: the
+  // rounds under one signal share its one listener (a dispatch the runtime runs adds its own).
+  const { getEventListeners } = await import('node:events')
+  const ac = new AbortController()
+  const three = [1, 2, 3].map(() => rt.dispatch('PreToolUse', { session_id: 's1', tool_name: 'Read', tool_input: {} }, ac.signal, { onProgress() {} }))
+  assert.equal(getEventListeners(ac.signal, 'abort').length, 1)
+  await Promise.all(three)
+  const alone = await seen('Read')
+  const beside = await seen('Bash')
+  assert.deepEqual(alone.r.runs.map((x) => x.hook.kind), ['callback', 'callback'])
+  assert.deepEqual(beside.r.runs.map((x) => x.hook.kind), ['callback', 'callback', 'shell'])
+  for (const { r, events } of [alone, beside]) {
+    const [slow, hangs] = r.runs.map((x) => x.hook.id)
+    // Both start before either ends; each ends once it answered or its timeout passed.
+    assert.deepEqual(events.map((e) => [e.phase, e.hookId]), [['start', slow], ['start', hangs], ['end', slow], ['end', hangs]])
+    for (const e of events) {
+      assert.deepEqual(Object.keys(e), ['phase', 'hookId', 'dialect', 'matcher', 'elapsedMs'])
+      assert.equal(e.dialect, 'claude')
+      assert.equal(e.matcher, 'Read|Bash')
+    }
+    assert.equal(events[0].elapsedMs, 0)
+    assert.ok(events[2].elapsedMs >= 55, `slow took ${events[2].elapsedMs} ms`)
+    assert.ok(events[3].elapsedMs >= 180, `hangs took ${events[3].elapsedMs} ms`)
+    assert.equal(r.runs[1].timedOut, true)
+  }
+})

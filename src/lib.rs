@@ -51,6 +51,7 @@ pub use load::{
 pub use protocol::{parse_line, quick_answer};
 pub use runtime::background::Rewake;
 pub use runtime::dispatch::Planned;
+pub use runtime::execute::{Progress, ProgressSink};
 pub use runtime::history::view::read as read_history;
 pub use runtime::history::{rotated as rotated_history, HistoryOptions};
 pub use runtime::host_hooks::{CallbackHooks, CallbackMatcher, CallbackRef, HostHooksError};

@@ -5,6 +5,7 @@
 mod host;
 mod js_loop;
 mod rounds;
+mod text;
 
 use crate::runtime::host_round::Started;
 use crate::runtime::options::{OptionsError, RuntimeOptions};
@@ -13,7 +14,8 @@ use host::{CallArgs, JsonCall, JsonCallback, QueuedCall};
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi_derive::napi;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
+use text::Text;
 use tokio_util::sync::CancellationToken;
 
 /// The addon's async runtime: one worker thread. Dispatches themselves run on the JS thread
@@ -114,6 +116,88 @@ fn result_text(r: crate::runtime::DispatchResult) -> String {
     String::from_utf8(buf).unwrap_or_default()
 }
 
+/// Starts a dispatch on the calling (JS) thread's loop (`js_loop`): `dispatchStart` of
+/// [`NativeRuntime::hot_calls`]. Returns the result's three lines (`result_text`) when no hook
+/// runs; a host round's text (`rounds.rs`: `#<round>`, then each call's function, timeout,
+/// input and start report) when only the host's callbacks run (`host_round.rs`; answered with
+/// `finishRound`); else a promise of the result — with `cancellable`, as `{promise, token}`
+/// and the token that cancels it (made only then: most dispatches with a signal need none).
+/// It rejects, or this throws, with code `Cancelled` on the token, `InvalidArg` for an unknown
+/// event or a bad payload. `progress` hears each hook start and end, then `{"phase":"flush"}`
+/// before it settles.
+fn dispatch_start<'env>(
+    (rt, rounds): (&Arc<Runtime>, &rounds::Rounds),
+    env: &'env Env,
+    (Text(event), Text(payload_json), subject, cwd): (Text, Text, Option<Text>, Option<Text>),
+    (cancellable, progress): (Option<bool>, Option<Function<'env, String, ()>>),
+) -> Result<Either3<String, PromiseRaw<'env, String>, Object<'env>>> {
+    let payload = payload_of(&payload_json).map_err(|(status, reason)| Error::new(status, reason))?;
+    let (subject, cwd) = (subject.map(|t| t.0), cwd.map(|t| t.0));
+    // The host's progress function is made callable from the runtime's side only when the
+    // runtime runs the hooks: a host round's calls carry their reports to the host.
+    let reporter: Arc<OnceLock<Arc<JsonCallback>>> = Arc::default();
+    let sink = progress.as_ref().map(|_| {
+        let reporter = reporter.clone();
+        crate::runtime::execute::ProgressSink(Arc::new(move |p| {
+            if let Some(cb) = reporter.get() {
+                cb.call(json(&p), ThreadsafeFunctionCallMode::NonBlocking);
+            }
+        }))
+    });
+    let req = DispatchRequest { event, payload, subject, cwd, progress: sink, env: None };
+    let entered = in_tokio();
+    // Nothing can cancel the synchronous first part: the token only matters from here.
+    let started = rt.start(req, &CancellationToken::new()).map_err(to_napi)?;
+    drop(entered);
+    match started {
+        Started::Done(result) => Ok(Either3::A(result_text(result))),
+        Started::Round(round) => Ok(Either3::A(rounds.put(round))),
+        Started::Planned(planned) => {
+            let progress = match progress {
+                Some(f) => {
+                    let cb: JsonCallback =
+                        f.build_threadsafe_function::<String>().callee_handled::<false>().weak::<true>().build()?;
+                    let cb = Arc::new(cb);
+                    let _ = reporter.set(cb.clone());
+                    Some(cb)
+                }
+                None => None,
+            };
+            run_natively(rt.clone(), env, planned, progress, cancellable == Some(true))
+        }
+    }
+}
+
+/// A planned dispatch run by the runtime on the JS thread's loop: its promise, and with
+/// `cancellable` the token that cancels it.
+fn run_natively<'env>(
+    rt: Arc<Runtime>,
+    env: &'env Env,
+    planned: crate::runtime::dispatch::Planned,
+    progress: Option<Arc<JsonCallback>>,
+    cancellable: bool,
+) -> Result<Either3<String, PromiseRaw<'env, String>, Object<'env>>> {
+    let cancel = CancellationToken::new();
+    let token = cancel.clone();
+    let work = async move {
+        let result = rt.run_planned(planned, &token).await;
+        // Every progress report reaches JS before the promise settles: the queue is in order,
+        // and this last call returns only once JS has run it.
+        if let Some(cb) = progress {
+            let _ = cb.call_async("{\"phase\":\"flush\"}".to_owned()).await;
+        }
+        result.map(result_text).map_err(rejection)
+    };
+    let promise = PromiseRaw::new(env.raw(), js_loop::Loop::here(env.raw())?.start(work)?);
+    if !cancellable {
+        return Ok(Either3::B(promise));
+    }
+    let mut both = Object::new(env)?;
+    both.set("promise", promise)?;
+    both.set("token", CancelToken { inner: cancel })?;
+    Ok(Either3::C(both))
+}
+
 /// A payload's JSON as the runtime takes it (`null` is an empty payload).
 fn payload_of(json: &str) -> std::result::Result<serde_json::Map<String, serde_json::Value>, (Status, String)> {
     match serde_json::from_str::<serde_json::Value>(json) {
@@ -193,23 +277,24 @@ impl NativeRuntime {
         Ok(handle as f64)
     }
 
-    /// `anyMatch(event, subject)`, `callbackAnswered(call, ok, text)`, and a host round's
-    /// `finishRound(round, answers)` (its result's three lines) and `dropRound(round)` (the
-    /// host aborted it) as plain functions bound to this runtime. Every dispatch calls the
-    /// first and every callback hook one of the others;
+    /// `anyMatch(event, subject)`, `dispatchStart(...)` ([`dispatch_start`]),
+    /// `callbackAnswered(call, ok, text)`, and a host round's `finishRound(round, answers)` (its
+    /// result's three lines) and `dropRound(round)` (the host aborted it) as plain functions
+    /// bound to this runtime. Every dispatch calls the first two and every callback hook one of
+    /// the others;
     /// as class methods each call paid napi-rs's bookkeeping for `this` (an unwrap and a borrow
     /// registered and released), about half of what a dispatch no hook matches costs.
     #[napi(
         catch_unwind,
-        ts_return_type = "{ anyMatch(event: string, subject?: string | null): boolean; callbackAnswered(call: number, ok: boolean, text: string): void; finishRound(round: number, answers: string): string; dropRound(round: number): void }"
+        ts_return_type = "{ anyMatch(event: string, subject?: string | null): boolean; callbackAnswered(call: number, ok: boolean, text: string): void; finishRound(round: number, answers: string): string; dropRound(round: number): void; dispatchStart(event: string, payloadJson: string, subject: string | null | undefined, cwd: string | null | undefined, cancellable: boolean, progress: ((progressJson: string) => void) | null): string | Promise<string> | { promise: Promise<string>, token: CancelToken } }"
     )]
     pub fn hot_calls<'env>(&self, env: &'env Env) -> Result<Object<'env>> {
         let mut calls = Object::new(env)?;
         let rt = self.inner.clone();
         let any_match = env.create_function_from_closure::<(), bool, _>("anyMatch", move |c| {
-            let event: String = c.get(0)?;
-            let subject: Option<String> = if c.length() > 1 { c.get(1)? } else { None };
-            Ok(!rt.is_closed() && rt.any_match(&event, subject.as_deref()).unwrap_or(false))
+            let Text(event) = c.get(0)?;
+            let subject: Option<Text> = if c.length() > 1 { c.get(1)? } else { None };
+            Ok(!rt.is_closed() && rt.any_match(&event, subject.as_ref().map(|t| t.0.as_str())).unwrap_or(false))
         })?;
         calls.set_named_property("anyMatch", any_match)?;
         let callbacks = self.callbacks.clone();
@@ -222,11 +307,13 @@ impl NativeRuntime {
         })?;
         calls.set_named_property("callbackAnswered", answered)?;
         let (rt, rounds) = (self.inner.clone(), self.rounds.clone());
-        let finish = env.create_function_from_closure::<(), String, _>("finishRound", move |c| {
-            let (round, answers): (f64, String) = (c.get(0)?, c.get(1)?);
+        let finish = env.create_function_from_closure::<(), sys::napi_value, _>("finishRound", move |c| {
+            let (round, Text(answers)): (f64, Text) = (c.get(0)?, c.get(1)?);
             let round = rounds.take(round as u64).ok_or_else(|| to_napi(DispatchError::Closed))?;
-            let _rt = in_tokio();
-            rt.finish_round(round, rounds::answers(&answers)).map(result_text).map_err(to_napi)
+            let entered = in_tokio();
+            let result = rt.finish_round(round, rounds::answers(&answers)).map_err(to_napi)?;
+            drop(entered);
+            text::to_js(c.env.raw(), &result_text(result))
         })?;
         calls.set_named_property("finishRound", finish)?;
         let rounds = self.rounds.clone();
@@ -237,6 +324,18 @@ impl NativeRuntime {
             Ok(())
         })?;
         calls.set_named_property("dropRound", drop_round)?;
+        let (rt, rounds) = (self.inner.clone(), self.rounds.clone());
+        let start = env.create_function_from_closure::<(), sys::napi_value, _>("dispatchStart", move |c| {
+            let text = (c.get(0)?, c.get(1)?, c.get(2)?, c.get(3)?);
+            let rest = (c.get(4)?, c.get(5)?);
+            match dispatch_start((&rt, &rounds), c.env, text, rest)? {
+                Either3::A(text) => text::to_js(c.env.raw(), &text),
+                // SAFETY: the value is made in this call's scope, on its thread, and returned
+                // to it at once: what napi-rs does with a method's return value.
+                started => unsafe { ToNapiValue::to_napi_value(c.env.raw(), started) },
+            }
+        })?;
+        calls.set_named_property("dispatchStart", start)?;
         Ok(calls)
     }
 
@@ -269,71 +368,6 @@ impl NativeRuntime {
     #[napi(catch_unwind)]
     pub fn always_matches(&self, event: String) -> bool {
         !self.inner.is_closed() && self.inner.always_matches(&event)
-    }
-
-    /// Starts a dispatch on the calling (JS) thread's loop (`js_loop`). Returns the result's
-    /// three lines (`result_text`) when no hook runs; a host round's text (`#<round>`, then per
-    /// call a line `<function id> <timeout ms>` and a line of input JSON) when only the host's
-    /// callbacks run (`host_round.rs`; answered with `finishRound`); else a promise of the
-    /// result — with `cancellable`, as `{promise, token}` and the token that cancels it (made
-    /// only then: most dispatches with a signal need none). It rejects, or this throws, with
-    /// code `Cancelled` on the token, `InvalidArg` for an unknown event or a bad payload.
-    /// `progress` hears each hook start and end, then `{"phase":"flush"}` before it settles.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "event: string, payloadJson: string, subject?: string | null, cwd?: string | null, cancellable?: boolean | null, progress?: ((progressJson: string) => void) | null",
-        ts_return_type = "string | Promise<string> | { promise: Promise<string>, token: CancelToken }"
-    )]
-    // The arguments are the JS call's, one for one.
-    #[allow(clippy::too_many_arguments)]
-    pub fn dispatch_start<'env>(
-        &self,
-        env: &'env Env,
-        event: String,
-        payload_json: String,
-        subject: Option<String>,
-        cwd: Option<String>,
-        cancellable: Option<bool>,
-        progress: Option<JsonCallback>,
-    ) -> Result<Either3<String, PromiseRaw<'env, String>, Object<'env>>> {
-        let payload = payload_of(&payload_json).map_err(|(status, reason)| Error::new(status, reason))?;
-        let progress = progress.map(Arc::new);
-        let sink = progress.clone().map(|cb| {
-            crate::runtime::execute::ProgressSink(Arc::new(move |p| {
-                cb.call(json(&p), ThreadsafeFunctionCallMode::NonBlocking);
-            }))
-        });
-        let req = DispatchRequest { event, payload, subject, cwd, progress: sink, env: None };
-        let rt = in_tokio();
-        // Nothing can cancel the synchronous first part: the token only matters from here.
-        let started = self.inner.start(req, &CancellationToken::new()).map_err(to_napi)?;
-        drop(rt);
-        match started {
-            Started::Done(result) => Ok(Either3::A(result_text(result))),
-            Started::Round(round) => Ok(Either3::A(self.rounds.put(round))),
-            Started::Planned(planned) => {
-                let cancel = CancellationToken::new();
-                let rt = self.inner.clone();
-                let token = cancel.clone();
-                let work = async move {
-                    let result = rt.run_planned(planned, &token).await;
-                    // Every progress report reaches JS before the promise settles: the queue
-                    // is in order, and this last call returns only once JS has run it.
-                    if let Some(cb) = progress {
-                        let _ = cb.call_async("{\"phase\":\"flush\"}".to_owned()).await;
-                    }
-                    result.map(result_text).map_err(rejection)
-                };
-                let promise = PromiseRaw::new(env.raw(), js_loop::Loop::here(env.raw())?.start(work)?);
-                if cancellable != Some(true) {
-                    return Ok(Either3::B(promise));
-                }
-                let mut both = Object::new(env)?;
-                both.set("promise", promise)?;
-                both.set("token", CancelToken { inner: cancel })?;
-                Ok(Either3::C(both))
-            }
-        }
     }
 
     /// Re-reads configuration; resolves to the diagnostics JSON.

@@ -2,7 +2,7 @@
 //! host's functions, and the wrapper's answers read back (`runtime/host_round.rs`).
 
 use crate::handler::callback::Answer;
-use crate::runtime::host_round::HostRound;
+use crate::runtime::host_round::{HostRound, RoundCall};
 use rustc_hash::FxHashMap;
 use std::fmt::Write;
 use std::sync::Mutex;
@@ -26,9 +26,11 @@ impl Rounds {
 
     /// Keeps a round and writes what the wrapper reads of it: `#<number>`, then per call a
     /// line `<function id> <timeout ms>` and a line of its input JSON (compact JSON holds no
-    /// newline).
+    /// newline); when the host asked for progress reports, the first line ends in ` p` and a
+    /// line of the call's start report follows.
     pub(super) fn put(&self, round: HostRound) -> String {
-        let mut text = String::with_capacity(64 + round.calls.iter().map(|c| c.input_json.len() + 24).sum::<usize>());
+        let size = |c: &RoundCall| c.input_json.len() + c.progress.as_ref().map_or(0, |p| p.len() + 3) + 24;
+        let mut text = String::with_capacity(64 + round.calls.iter().map(size).sum::<usize>());
         let mut inner = self.lock();
         inner.next += 1;
         let n = inner.next;
@@ -36,7 +38,10 @@ impl Rounds {
         for c in &round.calls {
             // Numbers a JS number holds exactly; a longer wait is as good as none.
             let ms = c.timeout.as_millis().min(1 << 53);
-            let _ = write!(text, "\n{} {ms}\n{}", c.id, c.input_json);
+            match &c.progress {
+                None => _ = write!(text, "\n{} {ms}\n{}", c.id, c.input_json),
+                Some(p) => _ = write!(text, "\n{} {ms} p\n{}\n{p}", c.id, c.input_json),
+            }
         }
         inner.open.insert(n, round);
         text

@@ -220,6 +220,7 @@ pub(crate) fn hook(
         env: ctx.env.to_vec(),
         origin: ctx.origin,
         harness: Default::default(),
+        wire_json: Default::default(),
     }
 }
 

@@ -119,6 +119,26 @@ pub struct Hook {
     pub origin: Origin,
     /// What the other harnesses' files add: tool classes, run order, names, loop limits.
     pub harness: HarnessFields,
+    /// Its `runs[i].hook` JSON, written once ([`Hook::wire_json`]).
+    pub wire_json: WireJson,
+}
+
+/// A hook's `runs[i].hook` JSON, written the first time a run of it is reported: every
+/// dispatch that runs the hook reports it, and writing it (escaping its id and command) was
+/// the larger part of writing a run. A copy starts empty: it may still be changed.
+#[derive(Default)]
+pub struct WireJson(std::sync::OnceLock<Option<Box<serde_json::value::RawValue>>>);
+
+impl Clone for WireJson {
+    fn clone(&self) -> Self {
+        WireJson::default()
+    }
+}
+
+impl std::fmt::Debug for WireJson {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WireJson")
+    }
 }
 
 /// Per-hook settings of Gemini, Cursor, Copilot and Windsurf files.
@@ -175,6 +195,11 @@ pub struct HookRef<'a> {
 }
 
 impl Hook {
+    /// [`Hook::wire`] as JSON, written on first use; `None` if it cannot be written.
+    pub fn wire_json(&self) -> Option<&serde_json::value::RawValue> {
+        self.wire_json.0.get_or_init(|| serde_json::value::to_raw_value(&self.wire()).ok()).as_deref()
+    }
+
     pub fn wire(&self) -> HookRef<'_> {
         HookRef {
             id: &self.id,

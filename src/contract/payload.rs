@@ -11,6 +11,14 @@ pub(crate) fn hook_input(ctx: &PayloadCtx, hook: &Hook) -> Map<String, Value> {
     crate::harness::of(hook.dialect).input(&ctx)
 }
 
+/// [`hook_input`] as compact JSON ([`to_text`]), written straight from the payload where the
+/// harness can.
+pub(crate) fn hook_input_text(ctx: &PayloadCtx, hook: &Hook) -> String {
+    let ctx = PayloadCtx { spelling: &hook.event, ..ctx.clone() };
+    let h = crate::harness::of(hook.dialect);
+    h.input_text(&ctx).unwrap_or_else(|| to_text(&h.input(&ctx)))
+}
+
 /// Serialises a hook input; the trailing newline is the harness's business.
 pub(crate) fn to_stdin(input: &Map<String, Value>, hook: &Hook) -> Vec<u8> {
     let h = crate::harness::of(hook.dialect);

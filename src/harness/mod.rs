@@ -202,6 +202,12 @@ pub(crate) trait Harness:
     /// The JSON object its hook reads on stdin.
     fn input(&self, ctx: &PayloadCtx) -> Map<String, Value>;
 
+    /// [`Harness::input`] as compact JSON, written without building the map (a callback's
+    /// input, on every dispatch it matches); `None` where only the map is built.
+    fn input_text(&self, _ctx: &PayloadCtx) -> Option<String> {
+        None
+    }
+
     /// Variables it adds to a hook's environment (the hook's own `env` comes after and wins).
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
         vec![("CLAUDE_PROJECT_DIR".into(), e.project_dir.to_owned())]

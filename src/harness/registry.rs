@@ -246,6 +246,53 @@ mod stdin_tests {
         of(d).input(&ctx)
     }
 
+    /// A stdin written straight to text is the map's text, field for field and in order, for
+    /// every harness that writes one: host keys under aliases, nulls, nested values, keys the
+    /// base fields also write, keys a harness drops.
+    #[test]
+    fn stdin_text_is_the_map_written() {
+        let hosts = [
+            json!({}),
+            json!({"sessionId":"s2","transcript_path":null,"tool_name":"Bash","tool_input":{"command":"ls","z":[1,{"a":null}]},"cwd":"/p","model":"x","turn_id":"t","extra":"é\n\"q\""}),
+            json!({"session_id":"s","hook_event_name":"tool:before","permission_mode":"plan","prompt_id":"p1","tool_use_id":"toolu_1","n":1.5}),
+        ];
+        let events = [
+            (CanonicalEvent::ToolBefore, "PreToolUse"),
+            (CanonicalEvent::SessionStart, "SessionStart"),
+            (CanonicalEvent::MessageDisplay, "MessageDisplay"),
+        ];
+        let mut written = 0;
+        for d in Dialect::ALL.iter().copied() {
+            for host in &hosts {
+                for (canonical, spelling) in events {
+                    let host = host.as_object().cloned().unwrap_or_default();
+                    let session = crate::harness::SessionFacts { prompt_id: Some("p0".into()), ..Default::default() };
+                    let ctx = PayloadCtx {
+                        host: &host,
+                        canonical,
+                        spelling,
+                        cwd: "/w",
+                        model: Some("m1"),
+                        turn_id: Some("t1"),
+                        ts: "T",
+                        ts_ms: 1,
+                        loop_count: 0,
+                        session: &session,
+                    };
+                    if let Some(text) = of(d).input_text(&ctx) {
+                        assert_eq!(
+                            text,
+                            serde_json::to_string(&of(d).input(&ctx)).unwrap(),
+                            "{d:?} {spelling} {host:?}"
+                        );
+                        written += 1;
+                    }
+                }
+            }
+        }
+        assert!(written >= 9, "Claude Code's stdin is written straight to text");
+    }
+
     #[test]
     fn claude_fills_base_fields_and_replaces_event_name() {
         let m = input(

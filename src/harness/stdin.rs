@@ -6,6 +6,7 @@
 use crate::harness::PayloadCtx;
 use crate::vocab::field;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// The fields Claude Code sends that mean nothing to a harness unless its folder maps them:
 /// dropped from the payload's leftovers for every other harness.
@@ -37,10 +38,12 @@ pub(crate) const CANONICAL_ONLY: &[&str] = &[
     "stop_reason",
 ];
 
-/// A stdin under construction.
+/// A stdin under construction: its fields in order, the host's values borrowed until the end,
+/// so a stdin written straight to text ([`Stdin::to_text`], a callback's input) copies no
+/// value and builds no map.
 pub(crate) struct Stdin<'a> {
     host: &'a Map<String, Value>,
-    out: Map<String, Value>,
+    out: Vec<(Cow<'a, str>, Cow<'a, Value>)>,
     /// Host keys already used (under their name or another).
     used: Vec<&'a str>,
 }
@@ -48,7 +51,7 @@ pub(crate) struct Stdin<'a> {
 impl<'a> Stdin<'a> {
     pub(crate) fn new(ctx: &PayloadCtx<'a>) -> Self {
         // Room for the host's fields and the base fields a harness adds: no regrowth.
-        Stdin { host: ctx.host, out: Map::with_capacity(ctx.host.len() + 8), used: Vec::with_capacity(16) }
+        Stdin { host: ctx.host, out: Vec::with_capacity(ctx.host.len() + 8), used: Vec::with_capacity(16) }
     }
 
     /// The host's value at the first of `keys` present (not null).
@@ -56,12 +59,24 @@ impl<'a> Stdin<'a> {
         keys.iter().find_map(|k| field(self.host, k).filter(|v| !v.is_null()))
     }
 
-    /// Writes `key`; later writes of the same key keep its position.
-    pub(crate) fn put(&mut self, key: &str, v: Value) {
-        self.out.insert(key.to_owned(), v);
+    fn slot(&self, key: &str) -> Option<usize> {
+        self.out.iter().position(|(k, _)| k == key)
     }
 
-    pub(crate) fn put_str(&mut self, key: &str, v: &str) {
+    /// Writes `key`; later writes of the same key keep its position.
+    fn set(&mut self, key: Cow<'a, str>, v: Cow<'a, Value>) {
+        match self.slot(&key) {
+            Some(i) => self.out[i].1 = v,
+            None => self.out.push((key, v)),
+        }
+    }
+
+    /// Writes `key`; later writes of the same key keep its position.
+    pub(crate) fn put(&mut self, key: impl Into<Cow<'a, str>>, v: Value) {
+        self.set(key.into(), Cow::Owned(v));
+    }
+
+    pub(crate) fn put_str(&mut self, key: &'a str, v: &str) {
         self.put(key, Value::String(v.to_owned()));
     }
 
@@ -77,10 +92,11 @@ impl<'a> Stdin<'a> {
     }
 
     /// Writes `key` from the first of `from` the host has; nothing when it has none.
-    pub(crate) fn copy(&mut self, key: &str, from: &[&'a str]) -> bool {
-        match self.take(from) {
+    pub(crate) fn copy(&mut self, key: &'a str, from: &[&'a str]) -> bool {
+        self.used(from);
+        match self.host(from) {
             Some(v) => {
-                self.put(key, v);
+                self.set(Cow::Borrowed(key), Cow::Borrowed(v));
                 true
             }
             None => false,
@@ -88,44 +104,63 @@ impl<'a> Stdin<'a> {
     }
 
     /// Writes `key` from the host, or `default` when it has none.
-    pub(crate) fn copy_or(&mut self, key: &str, from: &[&'a str], default: Value) {
-        let v = self.take(from).unwrap_or(default);
-        self.put(key, v);
+    pub(crate) fn copy_or(&mut self, key: &'a str, from: &[&'a str], default: Value) {
+        if !self.copy(key, from) {
+            self.set(Cow::Borrowed(key), Cow::Owned(default));
+        }
+    }
+
+    /// Whether a host key is left for [`Stdin::rest`]: not in `skip`, not used, not written.
+    fn left(&self, k: &str, skip: &[&str]) -> bool {
+        !skip.contains(&k) && !self.used.contains(&k) && self.slot(k).is_none()
     }
 
     /// Copies the host's remaining fields in its order, except those in `skip` and those
     /// already used or written.
     pub(crate) fn rest(&mut self, skip: &[&str]) {
-        for (k, v) in self.host {
-            if skip.contains(&k.as_str()) || self.used.contains(&k.as_str()) || field(&self.out, k).is_some() {
-                continue;
+        let host = self.host;
+        for (k, v) in host {
+            if self.left(k, skip) {
+                self.out.push((Cow::Borrowed(k.as_str()), Cow::Borrowed(v)));
             }
-            self.out.insert(k.clone(), v.clone());
         }
     }
 
     /// The host's remaining fields (as [`Stdin::rest`] would copy them), as a map.
     pub(crate) fn leftovers(&mut self, skip: &[&str]) -> Map<String, Value> {
-        let mut m = Map::new();
-        for (k, v) in self.host {
-            if skip.contains(&k.as_str()) || self.used.contains(&k.as_str()) || self.out.contains_key(k) {
-                continue;
-            }
-            m.insert(k.clone(), v.clone());
-        }
-        m
+        self.host.iter().filter(|(k, _)| self.left(k, skip)).map(|(k, v)| (k.clone(), v.clone())).collect()
     }
 
     /// Replaces an already written field's value in place.
     pub(crate) fn map_field(&mut self, key: &str, f: impl FnOnce(&Value) -> Value) {
-        if let Some(v) = self.out.get(key) {
-            let new = f(v);
-            self.out.insert(key.to_owned(), new);
+        if let Some(i) = self.slot(key) {
+            let new = f(&self.out[i].1);
+            self.out[i].1 = Cow::Owned(new);
         }
     }
 
     pub(crate) fn finish(self) -> Map<String, Value> {
-        self.out
+        self.out.into_iter().map(|(k, v)| (k.into_owned(), v.into_owned())).collect()
+    }
+
+    /// The stdin as compact JSON, written straight from the fields (what [`Stdin::finish`]
+    /// then `payload::to_text` would give, without the map and the copies).
+    pub(crate) fn to_text(&self) -> String {
+        use serde::ser::{SerializeMap, Serializer};
+        let mut buf = Vec::with_capacity(512);
+        let mut ser = serde_json::Serializer::new(&mut buf);
+        let written = ser.serialize_map(Some(self.out.len())).and_then(|mut m| {
+            for (k, v) in &self.out {
+                m.serialize_entry(k.as_ref(), v.as_ref())?;
+            }
+            m.end()
+        });
+        // serde_json writes UTF-8 only.
+        if written.is_err() {
+            "{}".to_owned()
+        } else {
+            String::from_utf8(buf).unwrap_or_default()
+        }
     }
 }
 

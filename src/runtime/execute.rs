@@ -40,7 +40,10 @@ pub struct Run {
 }
 
 fn ser_hook<S: Serializer>(h: &Arc<Hook>, s: S) -> Result<S::Ok, S::Error> {
-    h.wire().serialize(s)
+    match h.wire_json() {
+        Some(json) => json.serialize(s),
+        None => h.wire().serialize(s),
+    }
 }
 
 fn ser_error<S: Serializer>(e: &Option<Failure>, s: S) -> Result<S::Ok, S::Error> {
@@ -76,16 +79,23 @@ impl std::fmt::Debug for ProgressSink {
     }
 }
 
-impl ProgressSink {
-    fn report(&self, phase: &'static str, hook: &Hook, elapsed_ms: u64) {
-        (self.0)(Progress {
+impl Progress {
+    /// `hook` starting (`elapsed_ms` 0) or ending.
+    pub(crate) fn of(phase: &'static str, hook: &Hook, elapsed_ms: u64) -> Self {
+        Progress {
             phase,
             hook_id: hook.id.clone(),
             dialect: hook.dialect,
             matcher: hook.matcher_text.clone(),
             status_message: hook.family.status_message.clone(),
             elapsed_ms,
-        });
+        }
+    }
+}
+
+impl ProgressSink {
+    fn report(&self, phase: &'static str, hook: &Hook, elapsed_ms: u64) {
+        (self.0)(Progress::of(phase, hook, elapsed_ms));
     }
 }
 

@@ -167,6 +167,7 @@ fn callback_hook(ev: DispatchEvent, written: &str, (handle, g, i): (u64, usize, 
         env: Vec::new(),
         origin: crate::vocab::Origin::Host,
         harness: Default::default(),
+        wire_json: Default::default(),
     }
 }
 
@@ -194,6 +195,27 @@ mod tests {
         assert!(h.remove(a, (false, false)));
         assert!(h.table().is_none());
         assert!(!h.remove(a, (false, false)));
+    }
+
+    /// A run's `hook` is written once per hook, and is what `wire()` says; a copy of a hook
+    /// (which may then be changed) writes its own.
+    #[test]
+    fn a_hooks_wire_json_is_its_wire_written_once() {
+        let h = HostHooks::default();
+        h.add(
+            &spec(serde_json::json!({"PreToolUse": [{"matcher": "Read", "hooks": [{"id": 7, "name": "g\"q"}]}]})),
+            (false, false),
+        )
+        .unwrap();
+        let ev = crate::harness::resolve_dispatch_name("PreToolUse").unwrap();
+        let hook = h.table().unwrap().plan(ev, Some("Read"), &Default::default())[0].clone();
+        let written = hook.wire_json().unwrap().get().to_owned();
+        assert_eq!(written, serde_json::to_string(&hook.wire()).unwrap());
+        assert!(std::ptr::eq(hook.wire_json().unwrap(), hook.wire_json().unwrap()));
+        let mut copy = (*hook).clone();
+        copy.id = "callback:other".into();
+        let theirs: serde_json::Value = serde_json::from_str(copy.wire_json().unwrap().get()).unwrap();
+        assert_eq!(theirs["id"], "callback:other");
     }
 
     #[test]

@@ -3,11 +3,14 @@
 //! their signals, and gives the answers back; hookrt reads and folds them as it reads any
 //! callback's answer. Such a dispatch crosses into the host twice (its calls out, its answers
 //! in) and needs no task, promise, channel or timer of hookrt's: a callback hook costs about
-//! what calling the function costs. Any other dispatch runs its hooks itself (`run_plan.rs`).
+//! what calling the function costs. A host that asked for progress reports makes them itself,
+//! from the start report each call carries. Any other dispatch runs its hooks itself
+//! (`run_plan.rs`).
 
 use crate::config::{HandlerSpec, Hook};
 use crate::handler::callback::{self, Answer};
 use crate::runtime::dispatch::{Begun, Planned};
+use crate::runtime::execute::Progress;
 use crate::runtime::request::{wait_of, DispatchError, DispatchRequest, DispatchResult};
 use crate::runtime::Runtime;
 use crate::vocab::{Concurrency, Order};
@@ -42,6 +45,9 @@ pub struct RoundCall {
     /// When the host gives up on it: its signal aborts and the run is a timeout.
     pub timeout: Duration,
     timeout_secs: f64,
+    /// When the host asked for progress reports: the one the host makes as it calls the
+    /// function (`phase: "start"`, JSON); it reports the end itself, with the time taken.
+    pub progress: Option<String>,
 }
 
 impl Runtime {
@@ -56,23 +62,26 @@ impl Runtime {
         if !self.host_runs(&planned) {
             return Ok(Started::Planned(planned));
         }
+        let reports = planned.reports_progress();
         let calls = planned
             .plan
             .iter()
             .filter_map(|hook| {
                 let HandlerSpec::Callback { id, .. } = hook.handler else { return None };
                 let (input_json, timeout_secs) = planned.ctx.callback_call(&self.opts, hook);
-                Some(RoundCall { id, input_json, timeout: wait_of(timeout_secs), timeout_secs })
+                // (A `Progress` is strings and a number: it is always written.)
+                let progress =
+                    reports.then(|| Progress::of("start", hook, 0)).and_then(|p| serde_json::to_string(&p).ok());
+                Some(RoundCall { id, input_json, timeout: wait_of(timeout_secs), timeout_secs, progress })
             })
             .collect();
         Ok(Started::Round(HostRound { planned, calls, started: Instant::now() }))
     }
 
-    /// Whether the host runs this dispatch's hooks: callbacks only, none `async`, no progress
-    /// to report, and all at once (the runtime's `concurrency` allows it, or there is one).
+    /// Whether the host runs this dispatch's hooks: callbacks only, none `async`, and all at
+    /// once (the runtime's `concurrency` allows it, or there is one).
     fn host_runs(&self, p: &Planned) -> bool {
         self.shared.callbacks.is_some()
-            && !p.reports_progress()
             && !p.plan.is_empty()
             && (p.plan.len() == 1 || self.opts.policy.concurrency != Concurrency::Serial)
             && p.plan.iter().all(|h: &Arc<Hook>| {

@@ -122,7 +122,12 @@ impl DispatchCtx {
 
     /// The JSON a hook reads, shaped for its harness.
     fn input_for(&self, policy: &RunPolicy, hook: &Hook) -> Map<String, Value> {
-        let pctx = PayloadCtx {
+        payload::hook_input(&self.payload_ctx(policy, hook), hook)
+    }
+
+    /// What a hook's harness gets to build its stdin from.
+    fn payload_ctx<'a>(&'a self, policy: &'a RunPolicy, hook: &'a Hook) -> PayloadCtx<'a> {
+        PayloadCtx {
             host: &self.payload,
             canonical: self.canonical,
             spelling: &hook.event,
@@ -133,8 +138,7 @@ impl DispatchCtx {
             ts_ms: self.ts_ms,
             loop_count: self.loop_count,
             session: &self.session,
-        };
-        payload::hook_input(&pctx, hook)
+        }
     }
 
     /// Everything one run of `hook` needs, owned.
@@ -183,7 +187,8 @@ impl DispatchCtx {
     /// What a call of the host's function needs, and no more: the input JSON and the timeout
     /// in seconds (a host round runs no process: no environment, directory or command).
     pub(crate) fn callback_call(&self, opts: &Resolved, hook: &Hook) -> (String, f64) {
-        (payload::to_text(&self.input_for(&opts.policy, hook)), timeout_secs(&opts.policy, hook))
+        let text = payload::hook_input_text(&self.payload_ctx(&opts.policy, hook), hook);
+        (text, timeout_secs(&opts.policy, hook))
     }
 
     /// The harness's variables (the first `n`, returned too), the hook's `CLAUDE_ENV_FILE`, then

@@ -3,8 +3,8 @@
 
 use crate::common::*;
 use hookrt::{
-    CallbackAnswer, CallbackCall, CallbackCaller, CallbackHooks, CallbackHost, Concurrency, DispatchError, GiveUp,
-    Host, Runtime, RuntimeOptions, Started,
+    CallbackAnswer, CallbackCall, CallbackCaller, CallbackHooks, CallbackHost, Concurrency, DispatchError,
+    DispatchRequest, GiveUp, Host, Runtime, RuntimeOptions, Started,
 };
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
@@ -187,4 +187,31 @@ async fn a_file_hook_or_serial_concurrency_keeps_the_run_native_and_a_closed_run
     let round = round_of(&rt, "Stop", json!({}));
     rt.close();
     assert_eq!(rt.finish_round(round, [CallbackAnswer::Json("{}".into())]).err(), Some(DispatchError::Closed));
+}
+
+/// A host that asked for progress reports still runs its callbacks itself: each call carries
+/// the start report the runtime would have made, and the runtime reports nothing itself.
+#[tokio::test]
+async fn a_host_round_carries_each_calls_start_report_when_progress_is_asked_for() {
+    let p = Project::new();
+    let fake = Arc::new(Fake::default());
+    let rt = runtime(&p, fake, json!({"PreToolUse": [{"matcher": "Read", "hooks": [{"id": 4, "name": "guard"}]}]}));
+    let reported = Arc::new(Mutex::new(Vec::new()));
+    let sink = {
+        let reported = reported.clone();
+        hookrt::ProgressSink(Arc::new(move |p: hookrt::Progress| reported.lock().unwrap().push(p.phase)))
+    };
+    let request = DispatchRequest { progress: Some(sink), ..req("PreToolUse", json!({"tool_name": "Read"})) };
+    let Started::Round(round) = rt.start(request, &CancellationToken::new()).unwrap() else {
+        panic!("progress reports keep a round the host's")
+    };
+    let start: Value = serde_json::from_str(round.calls[0].progress.as_deref().unwrap()).unwrap();
+    assert_eq!(
+        start,
+        json!({"phase": "start", "hookId": "callback:guard:PreToolUse:1.0.0", "dialect": "claude", "matcher": "Read", "elapsedMs": 0})
+    );
+    rt.finish_round(round, [CallbackAnswer::Json("{}".into())]).unwrap();
+    assert!(reported.lock().unwrap().is_empty(), "the host reports a round's progress itself");
+    let quiet = round_of(&rt, "PreToolUse", json!({"tool_name": "Read"}));
+    assert_eq!(quiet.calls[0].progress, None);
 }

@@ -58,6 +58,10 @@ impl Harness for Claude {
         input::input(ctx)
     }
 
+    fn input_text(&self, ctx: &PayloadCtx) -> Option<String> {
+        Some(input::stdin(ctx).to_text())
+    }
+
     /// Claude Code 2.1.332 marks its hooks' environment with `CLAUDECODE=1` and the session.
     fn env(&self, e: &EnvCtx) -> Vec<(String, String)> {
         vec![

@@ -48,7 +48,7 @@ pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
     let mut skip = CANONICAL_ONLY.to_vec();
     skip.extend_from_slice(COPILOT_FIELDS);
     for (k, v) in m.leftovers(&skip) {
-        m.put(&camel(&k), v);
+        m.put(camel(&k), v);
     }
     m.finish()
 }
@@ -129,7 +129,7 @@ fn pascal(ctx: &PayloadCtx) -> Map<String, Value> {
     m.finish()
 }
 
-fn tool_name(m: &mut Stdin, key: &str, spelling: Dialect) {
+fn tool_name(m: &mut Stdin, key: &'static str, spelling: Dialect) {
     if let Some(name) = m.take(&["toolName", "tool_name"]) {
         let named = name.as_str().and_then(|n| crate::harness::tools::spelling(spelling, n)).map(s);
         m.put(key, named.unwrap_or(name));

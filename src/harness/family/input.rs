@@ -55,6 +55,11 @@ pub(crate) fn shaped(ctx: &PayloadCtx, base: Base) -> Map<String, Value> {
 /// UserPromptSubmit), `permission_mode` (not on SessionStart, SessionEnd and MessageDisplay),
 /// `hook_event_name`, then the event's fields as the host sent them.
 pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
+    stdin(ctx).finish()
+}
+
+/// [`input`], before it becomes a map: written straight to text for a callback hook.
+pub(crate) fn stdin<'a>(ctx: &PayloadCtx<'a>) -> Stdin<'a> {
     let mut m = Stdin::new(ctx);
     m.copy_or("session_id", &["session_id", "sessionId"], s(""));
     m.copy_or("transcript_path", &["transcript_path", "transcriptPath"], s(""));
@@ -78,5 +83,5 @@ pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
     let skip: &[&str] =
         if ctx.canonical == CanonicalEvent::MessageDisplay { &["model"] } else { &["model", "turn_id"] };
     m.rest(skip);
-    m.finish()
+    m
 }
