@@ -305,20 +305,22 @@ function report(onProgress, p) {
 class RoundCall {
   options = new CallbackOptions()
   done = false
-  // Its start report when the host asked for them (`onProgress`), and when it started.
+  // With `onProgress`: its start report as the runtime wrote it; once made, the report and
+  // when it was made.
+  startJson
   start = undefined
   t0 = 0
 
-  constructor(round, index, at, start) {
+  constructor(round, index, at, startJson) {
     this.round = round
     this.index = index
     this.at = at
-    this.start = start
+    this.startJson = startJson
   }
 
   async run(fn, input) {
-    if (this.start !== undefined) {
-      this.start = JSON.parse(this.start)
+    if (this.startJson !== undefined) {
+      this.start = JSON.parse(this.startJson)
       this.t0 = performance.now()
       report(this.round.onProgress, this.start)
     }
@@ -328,7 +330,7 @@ class RoundCall {
 
   /** Its end report, once it answered or its timeout passed (none when it was aborted). */
   ended() {
-    if (typeof this.start !== 'object') return
+    if (this.start === undefined) return
     const elapsedMs = Math.floor(performance.now() - this.t0)
     report(this.round.onProgress, { ...this.start, phase: 'end', elapsedMs })
   }
