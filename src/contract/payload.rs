@@ -5,18 +5,16 @@ use crate::config::Hook;
 use crate::harness::PayloadCtx;
 use serde_json::{Map, Value};
 
-/// The JSON object one hook reads.
+/// The JSON object one hook reads (`ctx.spelling` is the hook's own event name).
 pub(crate) fn hook_input(ctx: &PayloadCtx, hook: &Hook) -> Map<String, Value> {
-    let ctx = PayloadCtx { spelling: &hook.event, ..ctx.clone() };
-    crate::harness::of(hook.dialect).input(&ctx)
+    crate::harness::of(hook.dialect).input(ctx)
 }
 
 /// [`hook_input`] as compact JSON ([`to_text`]), written straight from the payload where the
 /// harness can.
 pub(crate) fn hook_input_text(ctx: &PayloadCtx, hook: &Hook) -> String {
-    let ctx = PayloadCtx { spelling: &hook.event, ..ctx.clone() };
     let h = crate::harness::of(hook.dialect);
-    h.input_text(&ctx).unwrap_or_else(|| to_text(&h.input(&ctx)))
+    h.input_text(ctx).unwrap_or_else(|| to_text(&h.input(ctx)))
 }
 
 /// Serialises a hook input; the trailing newline is the harness's business.
