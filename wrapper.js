@@ -55,21 +55,28 @@ function readResult(text) {
   }
   const runs = text.slice(b + 1)
   if (runs === '[]') result.runs = []
-  else Object.defineProperty(result, 'runs', { get: runsOnce(runs), set: setRuns, enumerable: true, configurable: true })
+  else {
+    // The same getter for every result, its JSON beside it under a symbol: V8 then gives all
+    // such results one shape (a getter made per result would give each its own, slowly).
+    Object.defineProperty(result, RUNS_JSON, { value: runs, writable: true, configurable: true })
+    Object.defineProperty(result, 'runs', RUNS_ACCESSOR)
+  }
   return result
 }
 
-function runsOnce(json) {
-  return function () {
-    const runs = JSON.parse(json)
-    setRuns.call(this, runs)
-    return runs
-  }
+const RUNS_JSON = Symbol('runs JSON')
+
+function getRuns() {
+  const runs = JSON.parse(this[RUNS_JSON])
+  setRuns.call(this, runs)
+  return runs
 }
 
 function setRuns(value) {
   Object.defineProperty(this, 'runs', { value, writable: true, enumerable: true, configurable: true })
 }
+
+const RUNS_ACCESSOR = { get: getRuns, set: setRuns, enumerable: true, configurable: true }
 
 function isPlainObject(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false
@@ -107,17 +114,37 @@ function mcpAdapters(mcpCall) {
 const CALLBACK_FIELDS = new Set(['matcher', 'hooks', 'timeout'])
 
 /**
- * Calls a callback hook as the SDK does, `(input, toolUseID, { signal })`: `[true, its answer
- * as JSON]` (`{}` for nothing), or `[false, the message]` when it threw, rejected or was removed.
+ * Calls a callback hook as the SDK does, `(input, toolUseID, { signal })`, and hands
+ * `done(true, its answer as JSON)` (`{}` for nothing) or `done(false, the message)` when it
+ * threw, rejected or was removed. Its promise is followed with `then`, not `await` in async
+ * functions of ours: each of those would add a promise and a tick to every call.
  */
-async function callHook(fn, input, options) {
+function callHook(fn, input, options, done) {
+  let r
   try {
     if (fn === undefined) throw new Error('the callback was removed')
-    const r = await fn(input, input?.tool_use_id, options)
-    return [true, r === undefined || r === null ? '{}' : (JSON.stringify(r) ?? '{}')]
+    r = fn(input, input?.tool_use_id, options)
   } catch (e) {
-    return [false, e instanceof Error ? e.message : String(e)]
+    return threw(done, e)
   }
+  if (r instanceof Promise) r.then((v) => answered(done, v), (e) => threw(done, e))
+  else if (r !== null && typeof r === 'object' && typeof r.then === 'function') {
+    Promise.resolve(r).then((v) => answered(done, v), (e) => threw(done, e))
+  } else answered(done, r)
+}
+
+function answered(done, r) {
+  let text
+  try {
+    text = r === undefined || r === null ? '{}' : (JSON.stringify(r) ?? '{}')
+  } catch (e) {
+    return threw(done, e)
+  }
+  done(true, text)
+}
+
+function threw(done, e) {
+  done(false, e instanceof Error ? e.message : String(e))
 }
 const SETTLED = Promise.resolve()
 
@@ -188,6 +215,7 @@ class Callbacks {
   dropRound = null
   /** Host rounds running. */
   rounds = new Set()
+  deadlines = new Deadlines(this.rounds)
 
   // Called by the native side, possibly in the middle of its work: the function starts in a
   // microtask, never inside this call. (A reaction on a settled promise, not `queueMicrotask`,
@@ -196,12 +224,11 @@ class Callbacks {
     const input = JSON.parse(inputJson)
     const options = new CallbackOptions()
     this.running.set(call, options)
-    SETTLED.then(() => this.#run(call, this.fns.get(id), input, options))
-  }
-
-  async #run(call, fn, input, options) {
-    const [ok, text] = await callHook(fn, input, options)
-    if (this.running.delete(call)) this.answer(call, ok, text)
+    SETTLED.then(() =>
+      callHook(this.fns.get(id), input, options, (ok, text) => {
+        if (this.running.delete(call)) this.answer(call, ok, text)
+      }),
+    )
   }
 
   abort = (msg) => {
@@ -222,48 +249,68 @@ class Callbacks {
 const MAX_DELAY = 2 ** 31 - 1
 
 /**
- * The deadlines of the callbacks host rounds are running: one timer for them all, armed for
- * the earliest and holding the process open only while a call runs (a timer per call would
- * cost more than the call).
+ * The deadlines of a runtime's host rounds: one timer for them all, armed for the earliest
+ * and holding the process open only while a call runs. It keeps a count, not the calls: when
+ * it fires it looks through the rounds running (a timer, or a set entry, per call would cost
+ * more than the call). When the last call ends the timer lets go of the process a tick
+ * later, so a host dispatching one call after another does not toggle it every time.
  */
 class Deadlines {
-  #calls = new Set()
+  #rounds
+  #running = 0
   #timer = undefined
   #at = Infinity
+  #held = false
 
-  add(call) {
-    this.#calls.add(call)
-    if (call.at < this.#at) this.#arm(call.at)
-    else if (this.#calls.size === 1) this.#timer.ref()
+  constructor(rounds) {
+    this.#rounds = rounds
   }
 
-  delete(call) {
-    if (this.#calls.delete(call) && this.#calls.size === 0) this.#timer?.unref()
+  add(at) {
+    this.#running++
+    if (at < this.#at) this.#arm(at)
+    else if (!this.#held) this.#hold(true)
+  }
+
+  /** A call ended (answered, timed out or aborted). */
+  done() {
+    if (--this.#running === 0) SETTLED.then(this.#idle)
+  }
+
+  #idle = () => {
+    if (this.#running === 0 && this.#held) this.#hold(false)
+  }
+
+  #hold(held) {
+    this.#held = held
+    if (held) this.#timer?.ref()
+    else this.#timer?.unref()
   }
 
   #arm(at) {
     if (this.#timer !== undefined) clearTimeout(this.#timer)
     this.#at = at
     this.#timer = setTimeout(this.#fire, Math.min(Math.max(at - performance.now(), 0), MAX_DELAY))
+    this.#held = true
   }
 
   #fire = () => {
     this.#timer = undefined
     this.#at = Infinity
+    this.#held = false
     // Timers keep whole milliseconds: a deadline within one of now has passed.
     const now = performance.now() + 1
     let next = Infinity
-    for (const call of this.#calls) {
-      if (call.at <= now) {
-        this.#calls.delete(call)
-        call.expire()
-      } else if (call.at < next) next = call.at
+    for (const round of [...this.#rounds]) {
+      for (const call of round.calls) {
+        if (call.done) continue
+        if (call.at <= now) call.expire()
+        else if (call.at < next) next = call.at
+      }
     }
     if (next !== Infinity) this.#arm(next)
   }
 }
-
-const deadlines = new Deadlines()
 
 // Signal → the host rounds running under it. A signal gets one listener for all of them (most
 // hosts pass the same signal to many dispatches; a listener added and removed per dispatch
@@ -301,6 +348,27 @@ function report(onProgress, p) {
   }
 }
 
+/** A text's lines, read one at a time (`split` would make an array of them first). */
+class Lines {
+  at = 0
+
+  constructor(text) {
+    this.text = text
+  }
+
+  done() {
+    return this.at > this.text.length
+  }
+
+  next() {
+    let end = this.text.indexOf('\n', this.at)
+    if (end < 0) end = this.text.length
+    const line = this.text.slice(this.at, end)
+    this.at = end + 1
+    return line
+  }
+}
+
 /** One function of a host round: its signal, its deadline, and whether it has answered. */
 class RoundCall {
   options = new CallbackOptions()
@@ -318,15 +386,16 @@ class RoundCall {
     this.startJson = startJson
   }
 
-  async run(fn, input) {
+  run(fn, input) {
     if (this.startJson !== undefined) {
       this.start = JSON.parse(this.startJson)
       this.t0 = performance.now()
       report(this.round.onProgress, this.start)
     }
-    const [ok, text] = await callHook(fn, input, this.options)
-    this.round.answer(this, ok ? 'o' + text : 'e' + JSON.stringify(text))
+    callHook(fn, input, this.options, this.#done)
   }
+
+  #done = (ok, text) => this.round.answer(this, ok ? 'o' + text : 'e' + JSON.stringify(text))
 
   /** Its end report, once it answered or its timeout passed (none when it was aborted). */
   ended() {
@@ -357,22 +426,24 @@ class Round {
     this.onProgress = onProgress
     this.resolve = resolve
     this.reject = reject
-    const lines = text.split('\n')
-    this.id = Number(lines[0].slice(1))
+    const lines = new Lines(text)
+    this.id = Number(lines.next().slice(1))
     host.rounds.add(this)
     this.under = signal ? roundsUnder(signal) : undefined
     this.under?.add(this)
     const now = performance.now()
     // Per call: `<function id> <timeout ms>[ p]`, its input, and with ` p` its start report.
-    for (let i = 1; i < lines.length; ) {
-      const [id, ms, p] = lines[i].split(' ')
-      const input = JSON.parse(lines[i + 1])
-      const start = p === 'p' && onProgress ? lines[i + 2] : undefined
-      i += p === 'p' ? 3 : 2
-      const call = new RoundCall(this, this.calls.length, now + Number(ms), start)
-      const fn = host.fns.get(Number(id))
+    while (!lines.done()) {
+      const head = lines.next()
+      const a = head.indexOf(' ')
+      const b = head.indexOf(' ', a + 1)
+      const input = JSON.parse(lines.next())
+      const start = b > 0 ? lines.next() : undefined
+      const ms = Number(b > 0 ? head.slice(a + 1, b) : head.slice(a + 1))
+      const call = new RoundCall(this, this.calls.length, now + ms, onProgress && start)
+      const fn = host.fns.get(Number(head.slice(0, a)))
       this.calls.push(call)
-      deadlines.add(call)
+      host.deadlines.add(call.at)
       // Never inside `dispatch()` itself: in a reaction, as a native call starts one.
       SETTLED.then(() => call.run(fn, input))
     }
@@ -382,16 +453,19 @@ class Round {
   answer(call, line) {
     if (call.done || this.done) return
     call.done = true
-    deadlines.delete(call)
     call.ended()
     this.answers[call.index] = line
-    if (--this.left > 0) return
+    if (--this.left > 0) return this.host.deadlines.done()
     this.#end()
     try {
-      this.resolve(readResult(this.host.finishRound(this.id, this.answers.join('\n'))))
+      const answers = this.answers.length === 1 ? line : this.answers.join('\n')
+      this.resolve(readResult(this.host.finishRound(this.id, answers)))
     } catch (e) {
       this.reject(e)
     }
+    // After the host's continuation is queued: a host dispatching again right away finds the
+    // timer still holding the process, and nothing is toggled.
+    this.host.deadlines.done()
   }
 
   /** The host's signal fired or the runtime closed: every call still running is aborted. */
@@ -401,7 +475,7 @@ class Round {
     for (const call of this.calls) {
       if (call.done) continue
       call.done = true
-      deadlines.delete(call)
+      this.host.deadlines.done()
       CallbackOptions.abort(call.options, new DOMException(why, 'AbortError'))
     }
     this.host.dropRound(this.id)

@@ -281,3 +281,54 @@ test('onProgress reports a callback’s start and end alike whether it runs alon
     assert.equal(r.runs[1].timedOut, true)
   }
 })
+
+test('whatever a callback gives back is read alike alone and beside a file hook: a value, a thenable, a throw, an answer JSON cannot hold', async (t) => {
+  const fns = {
+    value: function value() { return { systemMessage: 'sync' } },
+    thenable: function thenable() { return { then: (ok) => setTimeout(() => ok({ systemMessage: 'later' }), 5) } },
+    nothing: function nothing() {},
+    throws: function throws() { throw new TypeError('at once') },
+    big: async function big() { return { n: 1n } },
+  }
+  const expected = (runs) => runs.filter((r) => r.hook.kind === 'callback').map((r) => [r.hook.command, r.error ?? r.outcome.messages?.[0] ?? r.outcome.stdout])
+  const want = [
+    ['value', 'sync'],
+    ['thenable', 'later'],
+    ['nothing', '{}'],
+    ['throws', 'callback throws failed: at once'],
+    ['big', 'callback big failed: Do not know how to serialize a BigInt'],
+  ]
+  for (const files of [null, { PreToolUse: [{ hooks: [{ command: 'true' }] }] }]) {
+    const { rt } = setup(t, files)
+    rt.addHooks({ PreToolUse: [{ hooks: Object.values(fns) }] })
+    const r = await rt.dispatch('PreToolUse', bash('ls'))
+    assert.deepEqual(expected(r.runs), want, files ? 'beside a file hook' : 'alone')
+    assert.deepEqual(r.outcome.messages, ['sync', 'later'])
+  }
+})
+
+test('host rounds running at once with different timeouts each end at their own, and one still running is not cut short', async (t) => {
+  const { rt } = setup(t)
+  let release
+  const answered = new Promise((resolve) => (release = resolve))
+  rt.addHooks({
+    Notification: [{ timeout: 0.2, hooks: [function short() { return new Promise(() => {}) }] }],
+    Stop: [{ timeout: 0.6, hooks: [function long() { return new Promise(() => {}) }] }],
+    PreToolUse: [{ timeout: 60, hooks: [function slow() { return answered }] }],
+  })
+  const t0 = performance.now()
+  const ended = {}
+  const at = (name) => (r) => { ended[name] = performance.now() - t0; return r }
+  const short = rt.dispatch('Notification', { session_id: 's1', message: 'm' }).then(at('short'))
+  const long = rt.dispatch('Stop', { session_id: 's1' }).then(at('long'))
+  const slow = rt.dispatch('PreToolUse', bash('ls')).then(at('slow'))
+  assert.equal((await short).runs[0].timedOut, true)
+  assert.equal((await long).runs[0].timedOut, true)
+  // A timer never fires early: each ended no sooner than its own timeout.
+  assert.ok(ended.short >= 190 && ended.long >= 590, `short ${ended.short} ms, long ${ended.long} ms`)
+  assert.equal(ended.slow, undefined, 'the 60 s call outlived both timeouts')
+  release({ systemMessage: 'done' })
+  const w = await slow
+  assert.ok(!w.runs[0].timedOut && !w.runs[0].error, 'it answered')
+  assert.deepEqual(w.outcome.messages, ['done'])
+})

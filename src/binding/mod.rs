@@ -7,6 +7,7 @@ mod js_loop;
 mod rounds;
 mod text;
 
+use crate::contract::Outcome;
 use crate::runtime::host_round::Started;
 use crate::runtime::options::{OptionsError, RuntimeOptions};
 use crate::runtime::{DispatchError, DispatchRequest, Runtime};
@@ -14,7 +15,7 @@ use host::{CallArgs, JsonCall, JsonCallback, QueuedCall};
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi_derive::napi;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 use text::Text;
 use tokio_util::sync::CancellationToken;
 
@@ -99,6 +100,14 @@ fn json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".into())
 }
 
+/// `Outcome::empty()` and its JSON, written once: most dispatches' outcome (serde writes an
+/// outcome through a flattened map, which costs more than the rest of a callback's result).
+static EMPTY_OUTCOME: LazyLock<(Outcome, String)> = LazyLock::new(|| {
+    let empty = Outcome::empty();
+    let text = json(&empty);
+    (empty, text)
+});
+
 /// A dispatch result as the wrapper reads it: three lines, the canonical event's name, the
 /// outcome's JSON and the runs' JSON (compact JSON holds no newline). Parsing is most of what
 /// a callback hook's dispatch costs in JS: the wrapper takes the name as it is and builds the
@@ -109,12 +118,19 @@ fn result_text(r: crate::runtime::DispatchResult) -> String {
     let mut buf = Vec::with_capacity(960);
     buf.extend_from_slice(r.canonical.as_str().as_bytes());
     buf.push(b'\n');
-    write_json(&mut buf, &r.outcome);
+    if r.outcome == EMPTY_OUTCOME.0 {
+        buf.extend_from_slice(EMPTY_OUTCOME.1.as_bytes());
+    } else {
+        write_json(&mut buf, &r.outcome);
+    }
     buf.push(b'\n');
     write_json(&mut buf, &r.runs);
     // serde_json writes UTF-8 only.
     String::from_utf8(buf).unwrap_or_default()
 }
+
+/// The token of a dispatch's synchronous first part, which nothing cancels.
+static NOT_CANCELLED: LazyLock<CancellationToken> = LazyLock::new(CancellationToken::new);
 
 /// Starts a dispatch on the calling (JS) thread's loop (`js_loop`): `dispatchStart` of
 /// [`NativeRuntime::hot_calls`]. Returns the result's three lines (`result_text`) when no hook
@@ -135,9 +151,8 @@ fn dispatch_start<'env>(
     let (subject, cwd) = (subject.map(|t| t.0), cwd.map(|t| t.0));
     // The host's progress function is made callable from the runtime's side only when the
     // runtime runs the hooks: a host round's calls carry their reports to the host.
-    let reporter: Arc<OnceLock<Arc<JsonCallback>>> = Arc::default();
-    let sink = progress.as_ref().map(|_| {
-        let reporter = reporter.clone();
+    let reporter: Option<Arc<OnceLock<Arc<JsonCallback>>>> = progress.as_ref().map(|_| Arc::default());
+    let sink = reporter.clone().map(|reporter| {
         crate::runtime::execute::ProgressSink(Arc::new(move |p| {
             if let Some(cb) = reporter.get() {
                 cb.call(json(&p), ThreadsafeFunctionCallMode::NonBlocking);
@@ -147,7 +162,7 @@ fn dispatch_start<'env>(
     let req = DispatchRequest { event, payload, subject, cwd, progress: sink, env: None };
     let entered = in_tokio();
     // Nothing can cancel the synchronous first part: the token only matters from here.
-    let started = rt.start(req, &CancellationToken::new()).map_err(to_napi)?;
+    let started = rt.start(req, &NOT_CANCELLED).map_err(to_napi)?;
     drop(entered);
     match started {
         Started::Done(result) => Ok(Either3::A(result_text(result))),
@@ -158,7 +173,9 @@ fn dispatch_start<'env>(
                     let cb: JsonCallback =
                         f.build_threadsafe_function::<String>().callee_handled::<false>().weak::<true>().build()?;
                     let cb = Arc::new(cb);
-                    let _ = reporter.set(cb.clone());
+                    if let Some(r) = &reporter {
+                        let _ = r.set(cb.clone());
+                    }
                     Some(cb)
                 }
                 None => None,
@@ -200,10 +217,34 @@ fn run_natively<'env>(
 
 /// A payload's JSON as the runtime takes it (`null` is an empty payload).
 fn payload_of(json: &str) -> std::result::Result<serde_json::Map<String, serde_json::Value>, (Status, String)> {
-    match serde_json::from_str::<serde_json::Value>(json) {
-        Ok(serde_json::Value::Object(m)) => Ok(m),
-        Ok(serde_json::Value::Null) => Ok(Default::default()),
-        _ => Err((Status::InvalidArg, "payload must be a JSON object".to_owned())),
+    let mut de = serde_json::Deserializer::from_str(json);
+    match serde::Deserializer::deserialize_any(&mut de, PayloadVisitor).and_then(|m| de.end().map(|()| m)) {
+        Ok(m) => Ok(m),
+        Err(_) => Err((Status::InvalidArg, "payload must be a JSON object".to_owned())),
+    }
+}
+
+/// Reads a payload object into a map made with room for a payload's usual fields: serde_json
+/// starts its maps empty, and growing one to a payload's size reallocates it twice.
+struct PayloadVisitor;
+
+impl<'de> serde::de::Visitor<'de> for PayloadVisitor {
+    type Value = serde_json::Map<String, serde_json::Value>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object or null")
+    }
+
+    fn visit_unit<E>(self) -> std::result::Result<Self::Value, E> {
+        Ok(serde_json::Map::new())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> std::result::Result<Self::Value, A::Error> {
+        let mut m = serde_json::Map::with_capacity(8);
+        while let Some((k, v)) = a.next_entry::<String, serde_json::Value>()? {
+            m.insert(k, v);
+        }
+        Ok(m)
     }
 }
 

@@ -4,7 +4,6 @@
 use crate::handler::callback::Answer;
 use crate::runtime::host_round::{HostRound, RoundCall};
 use rustc_hash::FxHashMap;
-use std::fmt::Write;
 use std::sync::Mutex;
 
 /// The rounds the wrapper is running, by number.
@@ -34,13 +33,25 @@ impl Rounds {
         let mut inner = self.lock();
         inner.next += 1;
         let n = inner.next;
-        let _ = write!(text, "#{n}");
+        // (`itoa`, not `write!`: the formatting machinery cost more than the rest of the text.)
+        let mut num = itoa::Buffer::new();
+        text.push('#');
+        text.push_str(num.format(n));
         for c in &round.calls {
             // Numbers a JS number holds exactly; a longer wait is as good as none.
-            let ms = c.timeout.as_millis().min(1 << 53);
-            match &c.progress {
-                None => _ = write!(text, "\n{} {ms}\n{}", c.id, c.input_json),
-                Some(p) => _ = write!(text, "\n{} {ms} p\n{}\n{p}", c.id, c.input_json),
+            let ms = c.timeout.as_millis().min(1 << 53) as u64;
+            text.push('\n');
+            text.push_str(num.format(c.id));
+            text.push(' ');
+            text.push_str(num.format(ms));
+            if c.progress.is_some() {
+                text.push_str(" p");
+            }
+            text.push('\n');
+            text.push_str(&c.input_json);
+            if let Some(p) = &c.progress {
+                text.push('\n');
+                text.push_str(p);
             }
         }
         inner.open.insert(n, round);

@@ -80,7 +80,8 @@ impl Outbound {
         if targets.peek().is_none() {
             return;
         }
-        let ts = crate::vocab::text::iso_now();
+        let stamp = crate::vocab::text::Stamp::default();
+        let ts = stamp.iso();
         let cwd = cwd();
         let cwd = cwd.as_str();
         for t in targets {
@@ -93,8 +94,7 @@ impl Outbound {
                 cwd,
                 model: None,
                 turn_id: None,
-                ts: &ts,
-                ts_ms: crate::vocab::text::epoch_ms_now(),
+                ts: &stamp,
                 loop_count: 0,
                 session: &session,
             };

@@ -24,6 +24,7 @@ pub(crate) mod tools;
 pub(crate) mod trust;
 
 use crate::config::{Candidate, HomeDir, HomeVars, PluginDir, Roots};
+use crate::vocab::text::Stamp;
 use crate::vocab::{Answer, CanonicalEvent, Dialect, EventSpec, MatcherStyle, Shell};
 pub(crate) use descriptor::Descriptor;
 use parts::{Aggregator, AnswerReader, Installer, Planner, Reader, Replier, TrustGate};
@@ -44,10 +45,8 @@ pub(crate) struct PayloadCtx<'a> {
     pub cwd: &'a str,
     pub model: Option<&'a str>,
     pub turn_id: Option<&'a str>,
-    /// ISO time of the dispatch.
-    pub ts: &'a str,
-    /// The same time in epoch milliseconds (Copilot's `timestamp`).
-    pub ts_ms: i64,
+    /// The time of the dispatch.
+    pub ts: &'a Stamp,
     /// Consecutive blocked Stops of this session so far (Cursor's `loop_count`).
     pub loop_count: u32,
     /// What earlier dispatches of this session said that later payloads repeat.

@@ -225,6 +225,7 @@ mod tests {
 mod stdin_tests {
     use super::of;
     use crate::harness::PayloadCtx;
+    use crate::vocab::text::Stamp;
     use crate::vocab::{CanonicalEvent, Dialect};
     use serde_json::{json, Map, Value};
 
@@ -238,8 +239,7 @@ mod stdin_tests {
             cwd: "/w",
             model: Some("m1"),
             turn_id: None,
-            ts: "T",
-            ts_ms: 1,
+            ts: &Stamp::fixed("T", 1),
             loop_count: 0,
             session: &session,
         };
@@ -274,8 +274,7 @@ mod stdin_tests {
                         cwd: "/w",
                         model: Some("m1"),
                         turn_id: Some("t1"),
-                        ts: "T",
-                        ts_ms: 1,
+                        ts: &Stamp::fixed("T", 1),
                         loop_count: 0,
                         session: &session,
                     };

@@ -7,7 +7,7 @@ use crate::handler::RunParts;
 use crate::harness::{EnvCtx, PayloadCtx, SessionFacts};
 use crate::runtime::env_file::EnvFiles;
 use crate::runtime::options::{Resolved, RunPolicy};
-use crate::vocab::text::{epoch_ms_now, iso_now, path_text, quote};
+use crate::vocab::text::{path_text, quote, Stamp};
 use crate::vocab::CanonicalEvent;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -79,8 +79,7 @@ pub(crate) struct DispatchCtx {
     /// `cwd` as text, as hooks read it.
     cwd_text: String,
     pub project_dir: String,
-    ts: String,
-    ts_ms: i64,
+    ts: Stamp,
     pub env_files: Option<EnvFiles>,
     /// Consecutive blocked Stops of this session so far (Cursor's `loop_count`).
     pub loop_count: u32,
@@ -111,8 +110,7 @@ impl DispatchCtx {
             cwd,
             cwd_text,
             project_dir,
-            ts: iso_now(),
-            ts_ms: epoch_ms_now(),
+            ts: Stamp::default(),
             env_files,
             loop_count: 0,
             session: SessionFacts::default(),
@@ -135,7 +133,6 @@ impl DispatchCtx {
             model: policy.model.as_deref(),
             turn_id: policy.turn_id.as_deref(),
             ts: &self.ts,
-            ts_ms: self.ts_ms,
             loop_count: self.loop_count,
             session: &self.session,
         }

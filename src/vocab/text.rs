@@ -53,9 +53,35 @@ pub(crate) fn iso_now() -> String {
     iso(time::OffsetDateTime::now_utc())
 }
 
-/// Milliseconds since the Unix epoch (Copilot's `timestamp`).
-pub(crate) fn epoch_ms_now() -> i64 {
-    (time::OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
+/// The time of a dispatch, taken when a hook's stdin first writes it (most harnesses' stdins
+/// carry none, and formatting it every dispatch cost more than the rest of a callback's
+/// input): its `toISOString()` text and the same instant in epoch milliseconds.
+#[derive(Debug, Default)]
+pub(crate) struct Stamp(std::sync::OnceLock<(String, i64)>);
+
+impl Stamp {
+    /// A stamp already taken (tests, replays).
+    #[cfg(test)]
+    pub(crate) fn fixed(iso: &str, ms: i64) -> Self {
+        Stamp(std::sync::OnceLock::from((iso.to_owned(), ms)))
+    }
+
+    fn taken(&self) -> &(String, i64) {
+        self.0.get_or_init(|| {
+            let now = time::OffsetDateTime::now_utc();
+            (iso(now), (now.unix_timestamp_nanos() / 1_000_000) as i64)
+        })
+    }
+
+    /// As [`iso`] writes it.
+    pub(crate) fn iso(&self) -> &str {
+        &self.taken().0
+    }
+
+    /// Milliseconds since the Unix epoch (Copilot's `timestamp`).
+    pub(crate) fn ms(&self) -> i64 {
+        self.taken().1
+    }
 }
 
 /// Whether an environment variable name looks like it holds a secret (`stripSecrets`, and what
@@ -74,6 +100,19 @@ mod tests {
         let t = time::OffsetDateTime::from_unix_timestamp_nanos(1_764_446_400_123_456_789).unwrap();
         assert_eq!(iso(t), "2025-11-29T20:00:00.123Z");
         assert_eq!(iso_now().len(), 24);
+    }
+
+    #[test]
+    fn a_stamp_is_taken_once_and_its_two_forms_are_one_instant() {
+        let stamp = Stamp::default();
+        let (first, ms) = (stamp.iso().to_owned(), stamp.ms());
+        std::thread::sleep(std::time::Duration::from_millis(3));
+        assert_eq!(stamp.iso(), first, "read again, the same time");
+        let at_ms = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).unwrap();
+        assert_eq!(iso(at_ms), first, "the milliseconds are the text's instant");
+        assert_eq!(first.len(), 24);
+        let fixed = Stamp::fixed("T", 1);
+        assert_eq!((fixed.iso(), fixed.ms()), ("T", 1));
     }
 
     #[test]

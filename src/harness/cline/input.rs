@@ -35,7 +35,7 @@ fn base(ctx: &PayloadCtx) -> Map<String, Value> {
     let hint = std::path::Path::new(ctx.cwd).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut m = Map::new();
     m.insert("clineVersion".into(), s(&var("CLINE_VERSION").unwrap_or_default()));
-    m.insert("timestamp".into(), s(ctx.ts));
+    m.insert("timestamp".into(), s(ctx.ts.iso()));
     m.insert("taskId".into(), s(session));
     m.insert("sessionContext".into(), json!({ "rootSessionId": session }));
     m.insert("workspaceRoots".into(), json!([ctx.cwd]));
@@ -126,7 +126,7 @@ fn tool_part(ctx: &PayloadCtx, m: &mut Map<String, Value>) {
             m.insert(
                 "tool_result".into(),
                 json!({ "id": id, "name": tool, "input": input, "output": output, "durationMs": ms,
-                            "startedAt": ctx.ts, "endedAt": ctx.ts }),
+                            "startedAt": ctx.ts.iso(), "endedAt": ctx.ts.iso() }),
             );
             m.insert(
                 "postToolUse".into(),

@@ -41,7 +41,7 @@ pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
         m.put_str("hookName", "permissionRequest");
     }
     m.copy_or("sessionId", &["sessionId", "session_id"], s(""));
-    let ts = m.host(&["timestamp"]).filter(|v| v.is_number()).cloned().unwrap_or_else(|| Value::from(ctx.ts_ms));
+    let ts = m.host(&["timestamp"]).filter(|v| v.is_number()).cloned().unwrap_or_else(|| Value::from(ctx.ts.ms()));
     m.put("timestamp", ts);
     m.copy_or("cwd", &["cwd"], s(ctx.cwd));
     camel_fields(&mut m, ctx);
@@ -95,7 +95,7 @@ fn pascal(ctx: &PayloadCtx) -> Map<String, Value> {
     m.put_str("hook_event_name", ctx.spelling);
     m.used(&["hook_event_name"]);
     m.copy_or("session_id", &["session_id", "sessionId"], s(""));
-    let ts = m.host(&["timestamp"]).filter(|v| v.is_string()).cloned().unwrap_or_else(|| s(ctx.ts));
+    let ts = m.host(&["timestamp"]).filter(|v| v.is_string()).cloned().unwrap_or_else(|| s(ctx.ts.iso()));
     m.put("timestamp", ts);
     m.copy_or("cwd", &["cwd"], s(ctx.cwd));
     match ctx.canonical {

@@ -22,7 +22,7 @@ pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
     m.copy_or("transcript_path", &["transcript_path", "transcriptPath"], s(""));
     m.copy_or("cwd", &["cwd"], s(ctx.cwd));
     m.put_str("hook_event_name", ctx.spelling);
-    let ts = m.host(&["timestamp"]).filter(|v| v.is_string()).cloned().unwrap_or_else(|| s(ctx.ts));
+    let ts = m.host(&["timestamp"]).filter(|v| v.is_string()).cloned().unwrap_or_else(|| s(ctx.ts.iso()));
     m.put("timestamp", ts);
     event_fields(&mut m, ctx);
     m.used(GEMINI_FIELDS);

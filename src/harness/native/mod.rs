@@ -94,7 +94,7 @@ impl Harness for Native {
         }
         let mut m = Map::new();
         m.insert("event".into(), Value::String(ctx.canonical.as_str().to_owned()));
-        m.insert("ts".into(), Value::String(ctx.ts.to_owned()));
+        m.insert("ts".into(), Value::String(ctx.ts.iso().to_owned()));
         fill_base(&mut m, ctx, Base::default());
         m.extend(ctx.host.iter().map(|(k, v)| (k.clone(), v.clone())));
         m.insert("hook_event_name".into(), Value::String(ctx.spelling.to_owned()));

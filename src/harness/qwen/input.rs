@@ -22,7 +22,7 @@ pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
     m.copy_or("cwd", &["cwd"], s(ctx.cwd));
     m.put_str("hook_event_name", ctx.spelling);
     m.used(&["hook_event_name"]);
-    m.copy_or("timestamp", &["timestamp"], s(ctx.ts));
+    m.copy_or("timestamp", &["timestamp"], s(ctx.ts.iso()));
     m.copy_or("permission_mode", &["permission_mode"], s("default"));
     if ctx.canonical != CanonicalEvent::SessionStart && !m.copy("prompt_id", &["prompt_id"]) {
         if let Some(id) = ctx.session.prompt_id.as_deref() {

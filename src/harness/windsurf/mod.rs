@@ -101,7 +101,7 @@ fn s(v: &str) -> Value {
 /// Windsurf's stdin; `tool_info` from the host's own `tool_info`, else built from
 /// `tool_input` for the event's kind of action.
 pub(crate) fn input(ctx: &PayloadCtx) -> Map<String, Value> {
-    let (host, spelling, cwd, turn, ts) = (ctx.host, ctx.spelling, ctx.cwd, ctx.turn_id, ctx.ts);
+    let (host, spelling, cwd, turn, ts) = (ctx.host, ctx.spelling, ctx.cwd, ctx.turn_id, ctx.ts.iso());
     let mut m = Map::new();
     m.insert("agent_action_name".into(), s(spelling));
     m.insert("trajectory_id".into(), host.get("session_id").cloned().unwrap_or_else(|| s("")));
