@@ -22,6 +22,16 @@ pub(crate) fn strip_fence(answer: &str) -> &str {
         Some(nl) if after[..nl].trim().chars().all(|c| c.is_ascii_alphanumeric()) => &after[nl + 1..],
         _ => after,
     };
+    // The JSON itself ends the fence's content: a fence inside one of its strings (a model
+    // quoting markdown) does not.
+    let mut values = serde_json::Deserializer::from_str(body).into_iter::<serde::de::IgnoredAny>();
+    if let Some(Ok(_)) = values.next() {
+        let (json, rest) = body.split_at(values.byte_offset());
+        let rest = rest.trim_start();
+        if rest.is_empty() || rest.starts_with("```") {
+            return json.trim();
+        }
+    }
     match body.find("```") {
         Some(close) => body[..close].trim(),
         None => body.trim(),
@@ -87,6 +97,11 @@ mod tests {
         assert_eq!(strip_fence("```JSON\n{\"ok\":false}\n```"), "{\"ok\":false}");
         assert_eq!(strip_fence("Sure:\n```\n{\"ok\":true}\n```\nbye"), "{\"ok\":true}");
         assert_eq!(strip_fence(" {\"ok\":true} "), "{\"ok\":true}");
+        // A fence quoted inside the JSON does not close the block (found by `it::fuzz`).
+        assert_eq!(strip_fence("```json\n{\"hooks\":[\"```\"]}\n```"), "{\"hooks\":[\"```\"]}");
+        assert_eq!(strip_fence("Sure:\n```\n{\"r\":\"a ``` b\"}\n```\nbye"), "{\"r\":\"a ``` b\"}");
+        // Not JSON: the first fence still closes it, for the error to quote.
+        assert_eq!(strip_fence("```\nnot json\n```\nmore ```"), "not json");
     }
 
     #[test]
