@@ -116,8 +116,9 @@ const CALLBACK_FIELDS = new Set(['matcher', 'hooks', 'timeout'])
 /**
  * Calls a callback hook as the SDK does, `(input, toolUseID, { signal })`, and hands
  * `done(true, its answer as JSON)` (`{}` for nothing) or `done(false, the message)` when it
- * threw, rejected or was removed. Its promise is followed with `then`, not `await` in async
- * functions of ours: each of those would add a promise and a tick to every call.
+ * threw, rejected or was removed. What it returns is followed as `await` would
+ * (`Promise.resolve`, which gives a native promise back as it is), but with `then`, not inside
+ * async functions of ours: each of those would add a promise and a tick to every call.
  */
 function callHook(fn, input, options, done) {
   let r
@@ -127,10 +128,7 @@ function callHook(fn, input, options, done) {
   } catch (e) {
     return threw(done, e)
   }
-  if (r instanceof Promise) r.then((v) => answered(done, v), (e) => threw(done, e))
-  else if (r !== null && typeof r === 'object' && typeof r.then === 'function') {
-    Promise.resolve(r).then((v) => answered(done, v), (e) => threw(done, e))
-  } else answered(done, r)
+  Promise.resolve(r).then((v) => answered(done, v), (e) => threw(done, e))
 }
 
 function answered(done, r) {
