@@ -56,23 +56,51 @@ function readResult(text) {
   const runs = text.slice(b + 1)
   if (runs === '[]') result.runs = []
   else {
-    // The same getter for every result, its JSON beside it under a symbol: V8 then gives all
-    // such results one shape (a getter made per result would give each its own, slowly).
-    Object.defineProperty(result, RUNS_JSON, { value: runs, writable: true, configurable: true })
+    // The same getter for every result, its JSON kept aside: V8 then gives all such results
+    // one shape (a getter made per result would give each its own, slowly), and the result
+    // has no property but its three (a hidden one would cost a second `defineProperty`).
+    new RunsJson(result, runs)
     Object.defineProperty(result, 'runs', RUNS_ACCESSOR)
   }
   return result
 }
 
-const RUNS_JSON = Symbol('runs JSON')
+/** Returns the object it is given: a subclass's private fields are then added to that object. */
+class Returns {
+  constructor(o) {
+    return o
+  }
+}
+
+/**
+ * A result's runs JSON until they are first read, in a private field of the result itself:
+ * invisible to keys, spread, `inspect` and `assert`, and added without `defineProperty` (a call
+ * into V8's runtime; a WeakMap costs as much again in the collector).
+ */
+class RunsJson extends Returns {
+  #json
+  constructor(result, json) {
+    super(result)
+    this.#json = json
+  }
+
+  /** The JSON, once (a result whose runs were assigned, or any other object, has none). */
+  static take(o) {
+    if (!(#json in o)) return undefined
+    const json = o.#json
+    o.#json = undefined
+    return json
+  }
+}
 
 function getRuns() {
-  const runs = JSON.parse(this[RUNS_JSON])
+  const runs = JSON.parse(RunsJson.take(this) ?? '[]')
   setRuns.call(this, runs)
   return runs
 }
 
 function setRuns(value) {
+  RunsJson.take(this)
   Object.defineProperty(this, 'runs', { value, writable: true, enumerable: true, configurable: true })
 }
 

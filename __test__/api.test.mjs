@@ -60,6 +60,17 @@ test('a dispatched result is a plain object of plain data, its outcome fresh eac
   const r = await rt.dispatch('PreToolUse', { tool_name: 'Bash' })
   assert.equal(Object.getPrototypeOf(r), Object.prototype)
   assert.deepEqual(Object.keys(r), ['canonical', 'outcome', 'runs'])
+  // Its runs, parsed when first read, leave nothing else behind: no hidden property of any
+  // kind, and it compares strictly equal to the same plain data.
+  assert.deepEqual(Reflect.ownKeys(r), ['canonical', 'outcome', 'runs'])
+  const unread = await rt.dispatch('PreToolUse', { tool_name: 'Bash' })
+  assert.deepEqual(Reflect.ownKeys(unread), ['canonical', 'outcome', 'runs'])
+  assert.deepStrictEqual(unread, JSON.parse(JSON.stringify(unread)))
+  const assigned = await rt.dispatch('PreToolUse', { tool_name: 'Bash' })
+  assigned.runs = 'mine'
+  assert.equal(assigned.runs, 'mine')
+  assert.deepEqual(Reflect.ownKeys(assigned), ['canonical', 'outcome', 'runs'])
+  assert.equal(Object.getOwnPropertyDescriptor(assigned, 'runs').value, 'mine')
   assert.equal(r.canonical, 'tool:before')
   assert.equal(r.outcome.decision, 'deny')
   assert.equal(r.outcome.reason, 'said 2')
