@@ -224,35 +224,8 @@ fn run_natively<'env>(
 
 /// A payload's JSON as the runtime takes it (`null` is an empty payload).
 fn payload_of(json: &str) -> std::result::Result<serde_json::Map<String, serde_json::Value>, (Status, String)> {
-    let mut de = serde_json::Deserializer::from_str(json);
-    match serde::Deserializer::deserialize_any(&mut de, PayloadVisitor).and_then(|m| de.end().map(|()| m)) {
-        Ok(m) => Ok(m),
-        Err(_) => Err((Status::InvalidArg, "payload must be a JSON object".to_owned())),
-    }
-}
-
-/// Reads a payload object into a map made with room for a payload's usual fields: serde_json
-/// starts its maps empty, and growing one to a payload's size reallocates it twice.
-struct PayloadVisitor;
-
-impl<'de> serde::de::Visitor<'de> for PayloadVisitor {
-    type Value = serde_json::Map<String, serde_json::Value>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a JSON object or null")
-    }
-
-    fn visit_unit<E>(self) -> std::result::Result<Self::Value, E> {
-        Ok(serde_json::Map::new())
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> std::result::Result<Self::Value, A::Error> {
-        let mut m = serde_json::Map::with_capacity(8);
-        while let Some((k, v)) = a.next_entry::<String, serde_json::Value>()? {
-            m.insert(k, v);
-        }
-        Ok(m)
-    }
+    crate::contract::payload::read(serde_json::de::StrRead::new(json))
+        .ok_or_else(|| (Status::InvalidArg, "payload must be a JSON object".to_owned()))
 }
 
 /// Appends `v`'s JSON to `buf`, or `null` when it cannot be written (as [`json`] does).

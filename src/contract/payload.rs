@@ -5,6 +5,39 @@ use crate::config::Hook;
 use crate::harness::PayloadCtx;
 use serde_json::{Map, Value};
 
+/// A host's payload from its JSON: an object, or `null` for an empty one; `None` for anything
+/// else, or trailing text. Every dispatch reads one (the addon's and `hookrt hook`'s).
+/// Takes `StrRead` for text already known to be UTF-8 (the addon's), `SliceRead` for bytes.
+pub(crate) fn read<'de, R: serde_json::de::Read<'de>>(json: R) -> Option<Map<String, Value>> {
+    let mut de = serde_json::Deserializer::new(json);
+    let map = serde::Deserializer::deserialize_any(&mut de, PayloadVisitor).ok()?;
+    de.end().ok().map(|()| map)
+}
+
+/// Reads a payload object into a map made with room for a payload's usual fields: serde_json
+/// starts its maps empty, and growing one to a payload's size reallocates it twice.
+struct PayloadVisitor;
+
+impl<'de> serde::de::Visitor<'de> for PayloadVisitor {
+    type Value = Map<String, Value>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object or null")
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(Map::new())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+        let mut m = Map::with_capacity(8);
+        while let Some((k, v)) = a.next_entry::<String, Value>()? {
+            m.insert(k, v);
+        }
+        Ok(m)
+    }
+}
+
 /// The JSON object one hook reads (`ctx.spelling` is the hook's own event name).
 pub(crate) fn hook_input(ctx: &PayloadCtx, hook: &Hook) -> Map<String, Value> {
     crate::harness::of(hook.dialect).input(ctx)
@@ -43,4 +76,22 @@ fn to_bytes(input: &Map<String, Value>, pretty: bool) -> Vec<u8> {
         v = b"{}".to_vec();
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read;
+    use serde_json::de::{SliceRead, StrRead};
+    use serde_json::json;
+
+    #[test]
+    fn a_payload_is_an_object_or_null() {
+        let m = read(StrRead::new(r#"{"a":1,"b":{"c":[2]},"a":3}"#)).expect("an object");
+        assert_eq!(serde_json::Value::Object(m), json!({"a": 3, "b": {"c": [2]}}));
+        assert_eq!(read(SliceRead::new(b" null ")).map(|m| m.len()), Some(0));
+        for bad in ["[1]", "1", "\"x\"", "{} x", "{\"a\":", ""] {
+            assert!(read(StrRead::new(bad)).is_none(), "{bad}");
+        }
+        assert!(read(SliceRead::new(b"{\"a\":\"\xff\"}")).is_none(), "bytes that are not UTF-8");
+    }
 }

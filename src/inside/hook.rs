@@ -27,15 +27,13 @@ pub(crate) enum HookError {
     Budget(Duration),
 }
 
-/// The harness's stdin as a payload: a JSON object (an empty input is an empty object).
+/// The harness's stdin as a payload: a JSON object (an empty input, or `null`, is an empty
+/// object).
 pub(crate) fn payload_of(stdin: &[u8]) -> Result<Map<String, Value>, HookError> {
     if stdin.iter().all(u8::is_ascii_whitespace) {
         return Ok(Map::new());
     }
-    match serde_json::from_slice::<Value>(stdin) {
-        Ok(Value::Object(m)) => Ok(m),
-        _ => Err(HookError::NotJson),
-    }
+    crate::contract::payload::read(serde_json::de::SliceRead::new(stdin)).ok_or(HookError::NotJson)
 }
 
 /// The event: `--event`, else the name the stdin carries (`hook_event_name`, Copilot's
