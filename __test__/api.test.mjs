@@ -113,8 +113,8 @@ test('exit codes, JSON answers and folding through the API', async (t) => {
   const rt = createRuntime(p.options())
   const r = await rt.dispatch('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } })
   assert.equal(r.outcome.decision, 'deny')
-  // Claude Code tells the model the first configured deny's reason alone, though it finished last
-  // (the claude-code kit's S24); the `listen` contract joins them (conformance 30)
+  // Claude Code tells the model the reason of the deny that answered last alone, here the first
+  // configured (the claude-code kit's S24); the `listen` contract joins them (conformance 30)
   assert.equal(r.outcome.reason, 'first')
   assert.deepEqual(r.outcome.messages, ['slow'])
   assert.deepEqual(

@@ -52,27 +52,31 @@ const DENY_TEXT = {
   'exit2-json-stdout': 'json deny from recorder', 'json-deny-wrong-event': 'json deny from recorder',
   'hso-deny': 'json deny from recorder', 'exit2-json': 'blocked by recorder', 'exit2-json-stderr': 'json deny from recorder',
   'exit3-plain-stdout': 'plain deny from recorder', 'json-deny-second': 'second deny from recorder',
-  'json-deny-slow': 'json deny from recorder',
+  'json-deny-slow': 'json deny from recorder', 'json-deny-second-slow': 'second deny from recorder',
 }
 // the unusual answers whose effect on the tool the recordings decide (a deny, or nothing)
 const TOOL_GUARDS = [
   'exit2', 'exit1', 'json-deny', 'json-deny-hermes', 'legacy-block', 'continue-false', 'exit1-json-deny',
   'exit2-json-stdout', 'exit2-plain-stdout', 'json-deny-wrong-event', 'exit2-silent', 'hso-deny', 'exit2-json',
   'exit2-json-stderr', 'exit2-json-note', 'exit3-plain-stdout', 'log-then-json', 'json-deny-second', 'json-deny-slow',
-  'truncated-json', 'killed',
+  'json-deny-second-slow', 'truncated-json', 'killed',
 ]
 const saw = (facts, text) => facts.modelSaw.some(s => s.includes(text))
 
 /** What the harness did with the hooks' answers to this occurrence, checked against hookrt's outcome. */
-function actedOn(occ, result, facts, stopsSoFar, norm) {
+function actedOn(occ, result, facts, stopsSoFar, norm, answerOrder) {
   const out = []
   const o = result.outcome
+  // Denies that answer at once, to a harness that tells the reason of the last to answer: the
+  // model may have been told either's
+  const atOnce = occ.filter(c => DENY_TEXT[c.answer]).map(c => c.answer)
+  const raced = answerOrder && atOnce.length > 1 && !atOnce.some(a => a.endsWith('-slow')) && atOnce.some(a => DENY_TEXT[a] === o.reason)
   const what = `${occ[0].event} (${occ.map(c => c.answer).join(',')})`
   if (result.canonical === 'tool:before' && answered(occ, ...TOOL_GUARDS)) {
     const harnessBlocked = !facts.toolRan
     if ((o.decision === 'deny') !== harnessBlocked) out.push(`${what}: the harness ${harnessBlocked ? 'blocked' : 'ran'} the tool, hookrt decided ${o.decision}`)
     // (a run the hook stopped altogether tells the model nothing more: Cline's cancel)
-    if (harnessBlocked && o.reason && !o.stop && !facts.modelSaw.some(s => s.includes(o.reason))) {
+    if (harnessBlocked && o.reason && !o.stop && !raced && !facts.modelSaw.some(s => s.includes(o.reason))) {
       out.push(`${what}: hookrt's reason ${short(o.reason)} is not what the model was told (${short(facts.modelSaw)})`)
     }
     // Claude names the hook's command in what it tells the model: `hook error: [<command>]: …`
@@ -158,7 +162,7 @@ async function replay(t, kit, sc, shapeOf) {
       for (const d of differences({ ...want, env }, g, { exact })) problems.push(`${at}: ${d}`)
     }
     if (result.canonical === 'turn:stop') stops++
-    for (const d of actedOn(occ, result, scenario.facts, stops, r.norm)) problems.push(`${at}: ${d}`)
+    for (const d of actedOn(occ, result, scenario.facts, stops, r.norm, KITS[kit].answerOrder)) problems.push(`${at}: ${d}`)
   }
   assert.ok(problems.length === 0, `${kit} ${sc}: ${problems.length} differences from the recording:\n  ${problems.join('\n  ')}`)
   return comparisons

@@ -20,9 +20,12 @@ export const KITS = {
     installVar: 'HARNESS_DIR',
     runsVar: 'RUNS',
     netns: { NETNS: '1' },
-    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11', 'S11d', 'S12', 'S13', 'S14', 'S15', 'S16', 'S17', 'S18', 'S19', 'S20', 'S21', 'S22', 'S23', 'S24'],
+    scenarios: ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'S10', 'S11', 'S11d', 'S12', 'S13', 'S14', 'S15', 'S16', 'S17', 'S18', 'S19', 'S20', 'S21', 'S22', 'S23', 'S24', 'S25'],
     // what CI runs live (`npm run test:harnesses`): a whole session and the common guard answer
     smoke: ['S1', 'S3'],
+    // the model is told the reason of the deny that answered last (S24, S25): two denies that
+    // answer at once race (S21), in the harness and in a replay alike
+    answerOrder: true,
     variant: sc => (sc === 'S13'
       ? { env: { CAPTURE: 'S13', PERM_ARGS: '', MOCK_TOOL_INPUT: '{"command":"touch made-by-tool.txt","description":"Create a file"}' } }
       : {}),

@@ -224,9 +224,14 @@ fn settle(runs: &mut [Run], ctx: &DispatchCtx, fidelity: crate::vocab::Fidelity)
         return;
     }
     for d in dialects {
-        let mut own: Vec<&mut RunOutcome> =
-            runs.iter_mut().filter(|r| r.hook.dialect == d).map(|r| &mut r.outcome).collect();
-        crate::harness::of(d).aggregate(ctx.canonical, &mut own);
+        let h = crate::harness::of(d);
+        let mut own: Vec<&mut Run> = runs.iter_mut().filter(|r| r.hook.dialect == d).collect();
+        if h.answer_order(ctx.canonical) {
+            own.sort_by_key(|r| r.ended);
+        }
+        // (Collected in place: a reference to a run and to its outcome are the same size.)
+        let mut own: Vec<&mut RunOutcome> = own.into_iter().map(|r| &mut r.outcome).collect();
+        h.aggregate(ctx.canonical, &mut own);
     }
 }
 

@@ -37,6 +37,10 @@ pub struct Run {
     /// When the run started (history draws each run from its start to its end).
     #[serde(skip)]
     pub started: Option<Instant>,
+    /// When its answer came (a harness that hears answers as they arrive merges them in this
+    /// order: `Aggregator::answer_order`).
+    #[serde(skip)]
+    pub ended: Option<Instant>,
 }
 
 fn ser_hook<S: Serializer>(h: &Arc<Hook>, s: S) -> Result<S::Ok, S::Error> {
@@ -162,7 +166,8 @@ pub(crate) fn conclude(
         "hook finished"
     );
     let timed_out = error.as_ref().is_some_and(Failure::is_timeout);
-    Some(Run { hook, outcome, duration_ms, error, timed_out, is_async: false, started: Some(started) })
+    let ended = Some(Instant::now());
+    Some(Run { hook, outcome, duration_ms, error, timed_out, is_async: false, started: Some(started), ended })
 }
 
 /// Decodes a run that gave an answer, with `denyOnFailure` and a log line for failed exits.

@@ -96,7 +96,7 @@ impl Runtime {
             }
         });
         let outcome = RunOutcome { pending: true, ..Default::default() };
-        Run { hook, outcome, duration_ms: 0, error: None, timed_out: false, is_async: true, started: None }
+        Run { hook, outcome, duration_ms: 0, error: None, timed_out: false, is_async: true, started: None, ended: None }
     }
 }
 

@@ -45,7 +45,7 @@ fn runtime(p: &Project, fake: Arc<Fake>, spec: Value) -> Runtime {
 }
 
 #[tokio::test]
-async fn callbacks_run_first_with_claude_stdin_and_claude_first_block_rule() {
+async fn callbacks_run_first_with_claude_stdin_and_claude_last_answer_rule() {
     let p = Project::new();
     p.claude(json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "echo file >&2; exit 2"}]}]}));
     let deny = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "callback"}});
@@ -61,8 +61,9 @@ async fn callbacks_run_first_with_claude_stdin_and_claude_first_block_rule() {
         .unwrap();
     let r = to_json(&r);
     assert_eq!(r["outcome"]["decision"], "deny");
-    // Claude Code shows the first block's reason on PreToolUse, in order: the callback's.
-    assert_eq!(r["outcome"]["reason"], "callback");
+    // Claude Code shows the reason of the deny that answered last on PreToolUse: the file
+    // hook's process answers after the callback, listed first.
+    assert_eq!(r["outcome"]["reason"], "file");
     assert_eq!(r["runs"][0]["hook"]["kind"], "callback");
     assert_eq!(r["runs"][1]["hook"]["kind"], "shell");
     let calls = fake.calls.lock().unwrap();

@@ -57,7 +57,7 @@ async fn folding_follows_configuration_order_not_completion_order() {
     let rt = p.runtime();
     let r = to_json(&dispatch(&rt, "PreToolUse", json!({"tool_name": "Bash"})).await);
     assert_eq!(r["outcome"]["messages"], json!(["slow first", "fast second", "middle third"]));
-    // Claude Code shows the first configured deny's reason alone (the kit's S24) ...
+    // Claude Code shows the reason of the deny that answered last alone (the kit's S24) ...
     assert_eq!(r["outcome"]["reason"], "r-slow");
     // ... where the `listen` contract joins them in configuration order.
     let contract = RuntimeOptions { fidelity: Some(hookrt::Fidelity::Contract), ..p.options() };
@@ -74,6 +74,33 @@ async fn folding_follows_configuration_order_not_completion_order() {
             json!("claude:settings.json:PreToolUse:0:2")
         ]
     );
+}
+
+#[tokio::test]
+async fn claude_tells_the_reason_of_the_deny_that_answered_last() {
+    let p = Project::new();
+    // The kit's S25: the second configured deny answers after the first.
+    p.claude(json!({
+        "PreToolUse": [{"hooks": [
+            {"command": answer(json!({"decision": "block", "reason": "r-first"}))},
+            {"command": format!("sleep 0.4; {}", answer(json!({"decision": "block", "reason": "r-second-slow"})))},
+            {"command": format!("sleep 0.2; {}", answer(json!({"decision": "approve"})))}
+        ]}]
+    }));
+    let r = to_json(&dispatch(&p.runtime(), "PreToolUse", json!({"tool_name": "Bash"})).await);
+    assert_eq!(r["outcome"]["decision"], "deny");
+    assert_eq!(r["outcome"]["reason"], "r-second-slow");
+    // Codex keeps the first configured block's reason whatever the order of the answers.
+    let c = Project::new();
+    let hooks = json!({
+        "PreToolUse": [{"hooks": [
+            {"type": "command", "command": answer(json!({"decision": "block", "reason": "r-first"}))},
+            {"type": "command", "command": format!("sleep 0.4; {}", answer(json!({"decision": "block", "reason": "r-second-slow"})))}
+        ]}]
+    });
+    c.write("proj/.codex/hooks.json", &json!({ "hooks": hooks }).to_string());
+    let r = to_json(&dispatch(&c.runtime(), "PreToolUse", json!({"tool_name": "Bash"})).await);
+    assert_eq!(r["outcome"]["reason"], "r-first");
 }
 
 #[tokio::test]

@@ -82,6 +82,9 @@ switch (answer) {
   case 'json-deny-slow': // the first configured deny, finishing after the second
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500)
     process.stdout.write(hso({ permissionDecision: 'deny', permissionDecisionReason: 'json deny from recorder' })); process.exit(0)
+  case 'json-deny-second-slow': // the second configured deny, finishing after the first
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500)
+    process.stdout.write(hso({ permissionDecision: 'deny', permissionDecisionReason: 'second deny from recorder' })); process.exit(0)
   case 'json-deny-second':
     process.stdout.write(hso({ permissionDecision: 'deny', permissionDecisionReason: 'second deny from recorder' })); process.exit(0)
   case 'json-deny':

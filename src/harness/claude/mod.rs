@@ -118,12 +118,16 @@ impl AnswerReader for Claude {
 }
 
 impl Aggregator for Claude {
-    /// Claude Code 2.1.332 tells the model the first configured deny's reason alone, even when
-    /// that hook finishes last (the kit's S21, S24).
+    /// Claude Code 2.1.332 tells the model the reason of the deny that answered last alone,
+    /// whichever was configured first (the kit's S24 and S25; S21's two immediate denies race).
     fn aggregate(&self, event: CanonicalEvent, runs: &mut [&mut RunOutcome]) {
         if event == CanonicalEvent::ToolBefore {
-            crate::harness::family::aggregate::first_block_only(runs);
+            crate::harness::family::aggregate::last_block_only(runs);
         }
+    }
+
+    fn answer_order(&self, event: CanonicalEvent) -> bool {
+        event == CanonicalEvent::ToolBefore
     }
 }
 

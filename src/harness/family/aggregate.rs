@@ -16,6 +16,18 @@ pub(crate) fn first_block_only(runs: &mut [&mut RunOutcome]) {
     }
 }
 
+/// Only the last block's reason is said; an earlier block still blocks (Claude Code on
+/// PreToolUse, its answers in the order they came: each deny's reason replaces the one before).
+pub(crate) fn last_block_only(runs: &mut [&mut RunOutcome]) {
+    let mut blocked = false;
+    for r in runs.iter_mut().rev().filter(|r| r.decision == Some(Decision::Deny)) {
+        if blocked {
+            r.reason = None;
+        }
+        blocked = true;
+    }
+}
+
 /// A stop asked by any run cancels every run's block: the turn ends rather than going on with
 /// a block's reason (Codex's `stop.rs` `aggregate_results`: `should_block = !should_stop && …`).
 pub(crate) fn stop_cancels_blocks(runs: &mut [&mut RunOutcome]) {
@@ -70,6 +82,19 @@ mod tests {
         assert_eq!(a.reason.as_deref(), Some("fine"));
         assert_eq!((b.decision, b.reason.as_deref()), (Some(Decision::Deny), Some("first")));
         assert_eq!((c.decision, c.reason), (Some(Decision::Deny), None));
+    }
+
+    #[test]
+    fn only_the_last_block_keeps_its_reason_and_every_block_still_blocks() {
+        let (mut a, mut b, mut c) = (
+            said(Some(Decision::Deny), Some("first")),
+            said(Some(Decision::Deny), Some("second")),
+            said(Some(Decision::Allow), Some("fine")),
+        );
+        last_block_only(&mut [&mut a, &mut b, &mut c]);
+        assert_eq!((a.decision, a.reason), (Some(Decision::Deny), None));
+        assert_eq!((b.decision, b.reason.as_deref()), (Some(Decision::Deny), Some("second")));
+        assert_eq!(c.reason.as_deref(), Some("fine"));
     }
 
     #[test]

@@ -11,6 +11,13 @@ pub(crate) trait Aggregator {
     /// contract folds the runs as they are and does not ask.
     fn aggregate(&self, _event: CanonicalEvent, _runs: &mut [&mut RunOutcome]) {}
 
+    /// Whether the harness merges its hooks' answers to this event in the order they arrive,
+    /// not the order configured: [`Aggregator::aggregate`] then gets them in that order
+    /// (answers that came at once keep their configured order).
+    fn answer_order(&self, _event: CanonicalEvent) -> bool {
+        false
+    }
+
     /// What the harness puts between the reasons of several hooks that decided alike
     /// (`hookAggregator.ts` in Gemini CLI and Qwen Code: a newline).
     fn reason_separator(&self) -> &'static str {
