@@ -1,26 +1,26 @@
 //! The ways harnesses merge several of their hooks' answers to one event, for their
 //! [`Aggregator`](crate::harness::parts::Aggregator)s. Every run's outcome is given in
-//! configured order; what a harness does not keep is cleared from it.
+//! configured order, or in the order the answers came to a harness that merges them so
+//! (`answer_order`); what a harness does not keep is cleared from it.
 
 use crate::vocab::{Decision, RunOutcome};
 
 /// Only the first block's reason, in configured order, is said; a later block still blocks
-/// (Claude Code and Codex on PreToolUse, Hermes everywhere).
+/// (Codex on PreToolUse, Hermes everywhere).
 pub(crate) fn first_block_only(runs: &mut [&mut RunOutcome]) {
-    let mut blocked = false;
-    for r in runs.iter_mut().filter(|r| r.decision == Some(Decision::Deny)) {
-        if blocked {
-            r.reason = None;
-        }
-        blocked = true;
-    }
+    one_block_reason(runs.iter_mut());
 }
 
 /// Only the last block's reason is said; an earlier block still blocks (Claude Code on
 /// PreToolUse, its answers in the order they came: each deny's reason replaces the one before).
 pub(crate) fn last_block_only(runs: &mut [&mut RunOutcome]) {
+    one_block_reason(runs.iter_mut().rev());
+}
+
+/// The first block met keeps its reason; the blocks after it lose theirs.
+fn one_block_reason<'a, 'b: 'a>(runs: impl Iterator<Item = &'a mut &'b mut RunOutcome>) {
     let mut blocked = false;
-    for r in runs.iter_mut().rev().filter(|r| r.decision == Some(Decision::Deny)) {
+    for r in runs.filter(|r| r.decision == Some(Decision::Deny)) {
         if blocked {
             r.reason = None;
         }
